@@ -1,0 +1,53 @@
+# pg_act: PGXS builds the extension (.so, control, SQL); CMake builds core/,
+# the client library, tools, tests and benchmarks. `make demo` and `make test`
+# do all set-up themselves (see README.md).
+
+EXTENSION  = pg_act
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+MODULE_big = $(EXTENSION)
+OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard extension/*.cpp)))
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*--*.sql))
+SQL_SOURCES = $(sort $(wildcard sql/src/*.sql))
+
+BUILD_DIR ?= build
+CORE_LIB   = $(BUILD_DIR)/libact_core.a
+
+PG_CONFIG ?= pg_config
+SERVER_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
+# Postgres headers as system headers: our warnings stay on, theirs stay quiet.
+PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include
+PG_CXXFLAGS = -std=c++20 -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
+              $(if $(ACT_WERROR),-Werror)
+# PGXS links with gcc: name the C++ runtime and OpenSSL explicitly.
+SHLIB_LINK = $(CORE_LIB) -lcrypto -lstdc++
+# No JIT bitcode: Debian's clang would compile our C++ a second time for nothing.
+override with_llvm = no
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
+	cat $(SQL_SOURCES) > $@
+
+$(OBJS): $(wildcard extension/*.hpp) $(wildcard core/include/act/core/*.hpp)
+$(shlib): $(CORE_LIB)
+
+.PHONY: core deps demo test cmake-build
+$(CORE_LIB): core
+core:
+	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
+	cmake --build $(BUILD_DIR) --target act_core -j2
+
+cmake-build:
+	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
+	cmake --build $(BUILD_DIR) -j2
+
+deps:
+	scripts/deps.sh
+
+demo: deps
+	scripts/demo.sh
+
+test: deps
+	scripts/test.sh

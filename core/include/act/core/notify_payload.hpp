@@ -1,0 +1,22 @@
+#pragma once
+// The payload of NOTIFY act_commit (SQL-API.md, act.commit).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace act::core {
+
+// Postgres refuses NOTIFY payloads of 8000 bytes or more; we stay under this.
+inline constexpr std::size_t kMaxNotifyPayloadBytes = 7900;
+
+struct CommittedEventRef {
+  std::int64_t id;
+  std::string_view name;
+};
+
+// {"stream": s, "events": [{"id": i, "name": n}, ...]}, or
+// {"stream": s, "last": i} when the full form would exceed the limit.
+std::string CommitNotifyPayload(std::string_view stream, const std::vector<CommittedEventRef>& events);
+
+}  // namespace act::core

@@ -1,0 +1,39 @@
+#pragma once
+// Input rules shared by every entry point that takes stream or event names.
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace act::core {
+
+inline constexpr std::size_t kMaxStreamBytes = 1000;
+inline constexpr std::size_t kMaxEventNameBytes = 200;
+inline constexpr std::string_view kSnapshotEvent = "__snapshot__";
+inline constexpr std::string_view kTombstoneEvent = "__tombstone__";
+
+// The JSON kind of a value as the extension found it in a jsonb argument.
+enum class JsonKind { kAbsent, kNull, kObject, kArray, kString, kNumber, kBool };
+std::string_view JsonKindName(JsonKind kind);
+
+// Throws ValidationError unless 1 <= bytes <= kMaxStreamBytes.
+// `argument` names the argument in the message ("stream", "targets[2].stream").
+void ValidateStreamName(std::string_view stream, std::string_view argument = "stream");
+
+// One element of act.commit's `events` array, as found; throws ValidationError
+// naming the stream, the element index and the fault.
+struct EventShape {
+  JsonKind element = JsonKind::kObject;
+  JsonKind name_kind = JsonKind::kAbsent;
+  std::string_view name;  // valid when name_kind == kString
+  JsonKind data_kind = JsonKind::kAbsent;
+  JsonKind pii_kind = JsonKind::kAbsent;
+};
+void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape);
+
+// expected_version: NULL (no check), -1 (stream must not exist) or >= 0.
+void ValidateExpectedVersion(std::string_view stream, std::optional<long long> expected);
+
+// meta must be a JSON object.
+void ValidateMeta(std::string_view stream, JsonKind meta_kind);
+
+}  // namespace act::core

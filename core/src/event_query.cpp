@@ -1,0 +1,41 @@
+#include "act/core/event_query.hpp"
+
+#include <vector>
+
+namespace act::core {
+
+std::uint32_t EventQuery::Key() const {
+  const bool flags[] = {stream, stream_exact, after,    before,    names,  created_after,
+                        created_before, correlation, with_snaps, backward, capped};
+  std::uint32_t key = 0;
+  for (bool flag : flags) key = (key << 1) | (flag ? 1u : 0u);
+  return key;
+}
+
+std::string EventQuerySql(const EventQuery& query) {
+  std::vector<std::string> where;
+  if (query.after) {
+    where.push_back("id > $2");
+  } else if (query.with_snaps && query.stream && query.stream_exact) {
+    // Resume at the latest snapshot of the stream (both directions).
+    where.push_back(
+        "id >= (SELECT coalesce(max(s.id), -1) FROM act.events s "
+        "WHERE s.stream = $1 AND s.name = '__snapshot__')");
+  }
+  if (query.stream) where.push_back(query.stream_exact ? "stream = $1" : "stream ~ $1");
+  if (query.names) where.push_back("name = ANY ($4)");
+  if (query.before) where.push_back("id < $3");
+  if (query.created_after) where.push_back("created > $5");
+  if (query.created_before) where.push_back("created < $6");
+  if (query.correlation) where.push_back("(meta ->> 'correlation') = $7");
+  if (!query.with_snaps) where.push_back("name <> '__snapshot__'");
+  if (query.capped) where.push_back("id <= $8");
+
+  std::string sql = "SELECT * FROM act.events";
+  for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
+  sql += query.backward ? " ORDER BY id DESC" : " ORDER BY id";
+  sql += " LIMIT $9";
+  return sql;
+}
+
+}  // namespace act::core

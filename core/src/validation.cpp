@@ -1,0 +1,65 @@
+#include "act/core/validation.hpp"
+
+#include <string>
+
+#include "act/core/errors.hpp"
+#include "act/core/text.hpp"
+
+namespace act::core {
+
+std::string_view JsonKindName(JsonKind kind) {
+  switch (kind) {
+    case JsonKind::kAbsent: return "absent";
+    case JsonKind::kNull: return "null";
+    case JsonKind::kObject: return "an object";
+    case JsonKind::kArray: return "an array";
+    case JsonKind::kString: return "a string";
+    case JsonKind::kNumber: return "a number";
+    case JsonKind::kBool: return "a boolean";
+  }
+  return "unknown";
+}
+
+void ValidateStreamName(std::string_view stream, std::string_view argument) {
+  if (stream.empty()) throw ValidationError(std::string(argument) + " must not be empty");
+  if (stream.size() > kMaxStreamBytes)
+    throw ValidationError(std::string(argument) + " " + Quoted(stream) + " is longer than " +
+                          std::to_string(kMaxStreamBytes) + " bytes");
+}
+
+void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape) {
+  const std::string where = "event " + std::to_string(index) + " of stream " + Quoted(stream);
+  if (shape.element != JsonKind::kObject)
+    throw ValidationError(where + " must be a JSON object, not " + std::string(JsonKindName(shape.element)));
+  if (shape.name_kind == JsonKind::kAbsent || shape.name_kind == JsonKind::kNull)
+    throw ValidationError(where + " has no \"name\"");
+  if (shape.name_kind != JsonKind::kString)
+    throw ValidationError(where + ": \"name\" must be a string, not " + std::string(JsonKindName(shape.name_kind)));
+  if (shape.name.empty()) throw ValidationError(where + ": \"name\" must not be empty");
+  if (shape.name.size() > kMaxEventNameBytes)
+    throw ValidationError(where + ": \"name\" is longer than " + std::to_string(kMaxEventNameBytes) + " bytes");
+  if (shape.name == kTombstoneEvent)
+    throw ValidationError(where + ": \"" + std::string(kTombstoneEvent) +
+                          "\" is reserved; close a stream with act.truncate");
+  if (shape.data_kind != JsonKind::kAbsent && shape.data_kind != JsonKind::kObject)
+    throw ValidationError(where + ": \"data\" must be a JSON object, not " +
+                          std::string(JsonKindName(shape.data_kind)));
+  if (shape.pii_kind != JsonKind::kAbsent && shape.pii_kind != JsonKind::kNull &&
+      shape.pii_kind != JsonKind::kObject)
+    throw ValidationError(where + ": \"pii\" must be a JSON object or null, not " +
+                          std::string(JsonKindName(shape.pii_kind)));
+}
+
+void ValidateExpectedVersion(std::string_view stream, std::optional<long long> expected) {
+  if (expected && *expected < -1)
+    throw ValidationError("expected_version for stream " + Quoted(stream) + " must be -1 or more, not " +
+                          std::to_string(*expected));
+}
+
+void ValidateMeta(std::string_view stream, JsonKind meta_kind) {
+  if (meta_kind != JsonKind::kObject)
+    throw ValidationError("meta for stream " + Quoted(stream) + " must be a JSON object, not " +
+                          std::string(JsonKindName(meta_kind)));
+}
+
+}  // namespace act::core

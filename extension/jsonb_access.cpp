@@ -1,0 +1,51 @@
+#include "jsonb_access.hpp"
+
+namespace act::pg {
+
+core::JsonKind KindOf(const JsonbValue& value) {
+  switch (value.type) {
+    case jbvNull: return core::JsonKind::kNull;
+    case jbvString: return core::JsonKind::kString;
+    case jbvNumeric: return core::JsonKind::kNumber;
+    case jbvBool: return core::JsonKind::kBool;
+    case jbvObject: return core::JsonKind::kObject;
+    case jbvArray: return core::JsonKind::kArray;
+    case jbvBinary:
+      return JsonContainerIsObject(value.val.binary.data) ? core::JsonKind::kObject : core::JsonKind::kArray;
+    default: return core::JsonKind::kNull;
+  }
+}
+
+core::JsonKind RootKind(Jsonb* jsonb) {
+  if (JB_ROOT_IS_OBJECT(jsonb)) return core::JsonKind::kObject;
+  if (!JB_ROOT_IS_SCALAR(jsonb)) return core::JsonKind::kArray;
+  JsonbValue scalar;
+  Guard([jsonb, &scalar] { JsonbExtractScalar(&jsonb->root, &scalar); });
+  return KindOf(scalar);
+}
+
+bool FindKey(JsonbContainer* object, const char* key, JsonbValue* out) {
+  return Guard([object, key, out] {
+    return getKeyJsonValueFromContainer(object, key, static_cast<uint32>(strlen(key)), out) != nullptr;
+  });
+}
+
+Jsonb* ToJsonb(JsonbValue* value) {
+  return Guard([value] { return JsonbValueToJsonb(value); });
+}
+
+std::string_view CanonicalText(Jsonb* jsonb) {
+  const char* text = Guard([jsonb] { return JsonbToCString(nullptr, &jsonb->root, static_cast<int>(VARSIZE(jsonb))); });
+  return text;
+}
+
+std::string_view TextArg(FunctionCallInfo fcinfo, int index) {
+  text* value = Guard([fcinfo, index] { return PG_GETARG_TEXT_PP(index); });
+  return {VARDATA_ANY(value), static_cast<std::size_t>(VARSIZE_ANY_EXHDR(value))};
+}
+
+Jsonb* JsonbArg(FunctionCallInfo fcinfo, int index) {
+  return Guard([fcinfo, index] { return PG_GETARG_JSONB_P(index); });
+}
+
+}  // namespace act::pg

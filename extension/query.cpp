@@ -1,0 +1,119 @@
+// act.query(...): event reads. Rows move from a cursor into the result in
+// batches, so the function never holds the whole result (the result store
+// spills to disk past work_mem).
+#include <unordered_map>
+
+#include "act/core/errors.hpp"
+#include "act/core/event_query.hpp"
+#include "error_bridge.hpp"
+#include "spi.hpp"
+
+namespace act::pg {
+namespace {
+
+constexpr long kFetchBatch = 1000;
+
+const Oid kQueryArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
+                                                         TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
+
+SPIPlanPtr PlanFor(const core::EventQuery& query) {
+  static std::unordered_map<std::uint32_t, SPIPlanPtr> plans;
+  const std::uint32_t key = query.Key();
+  if (auto found = plans.find(key); found != plans.end()) return found->second;
+  SPIPlanPtr plan = PrepareKept(core::EventQuerySql(query), core::kEventQueryParamCount, kQueryArgTypes);
+  plans.emplace(key, plan);
+  return plan;
+}
+
+// SQL argument positions of act.query (0-based).
+enum Arg : int {
+  kStream,
+  kAfter,
+  kBefore,
+  kNames,
+  kMaxEvents,
+  kBackward,
+  kStreamExact,
+  kCreatedAfter,
+  kCreatedBefore,
+  kCorrelation,
+  kWithSnaps
+};
+
+bool BoolArg(FunctionCallInfo fcinfo, int index, bool fallback) {
+  return PG_ARGISNULL(index) ? fallback : PG_GETARG_BOOL(index);
+}
+
+}  // namespace
+}  // namespace act::pg
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_query) {
+  core::EventQuery query;
+  query.stream = !PG_ARGISNULL(pg::kStream);
+  query.stream_exact = pg::BoolArg(fcinfo, pg::kStreamExact, true);
+  query.after = !PG_ARGISNULL(pg::kAfter);
+  query.before = !PG_ARGISNULL(pg::kBefore);
+  query.names = !PG_ARGISNULL(pg::kNames);
+  query.created_after = !PG_ARGISNULL(pg::kCreatedAfter);
+  query.created_before = !PG_ARGISNULL(pg::kCreatedBefore);
+  query.correlation = !PG_ARGISNULL(pg::kCorrelation);
+  query.with_snaps = pg::BoolArg(fcinfo, pg::kWithSnaps, false);
+  query.backward = pg::BoolArg(fcinfo, pg::kBackward, false);
+  // Fenced mode: commits become visible in id order, so every visible id is
+  // already at or below the horizon and the cap would filter nothing.
+  query.capped = false;
+
+  long long max_events = 0;
+  if (!PG_ARGISNULL(pg::kMaxEvents)) {
+    max_events = PG_GETARG_INT32(pg::kMaxEvents);
+    if (max_events < 0)
+      throw core::ValidationError("max_events must be 0 (unlimited) or more, not " + std::to_string(max_events));
+  }
+
+  Datum values[core::kEventQueryParamCount] = {};
+  char nulls[core::kEventQueryParamCount + 1];
+  for (int i = 0; i < core::kEventQueryParamCount; ++i) nulls[i] = 'n';
+  nulls[core::kEventQueryParamCount] = '\0';
+  auto bind = [&](int param, int arg) {
+    if (PG_ARGISNULL(arg)) return;
+    values[param - 1] = PG_GETARG_DATUM(arg);
+    nulls[param - 1] = ' ';
+  };
+  bind(core::kParamStream, pg::kStream);
+  bind(core::kParamAfter, pg::kAfter);
+  bind(core::kParamBefore, pg::kBefore);
+  bind(core::kParamNames, pg::kNames);
+  bind(core::kParamCreatedAfter, pg::kCreatedAfter);
+  bind(core::kParamCreatedBefore, pg::kCreatedBefore);
+  bind(core::kParamCorrelation, pg::kCorrelation);
+  if (max_events > 0) {
+    values[core::kParamLimit - 1] = Int64GetDatum(max_events);
+    nulls[core::kParamLimit - 1] = ' ';
+  }
+
+  ReturnSetInfo* result = pg::Guard([fcinfo] {
+    InitMaterializedSRF(fcinfo, 0);
+    return reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+  });
+
+  pg::SpiSession spi;
+  SPIPlanPtr plan = pg::PlanFor(query);
+  Datum* value_ptr = values;
+  const char* null_ptr = nulls;
+  Portal cursor = pg::Guard([plan, value_ptr, null_ptr] { return SPI_cursor_open(nullptr, plan, value_ptr, null_ptr, true); });
+  for (;;) {
+    const uint64 fetched = pg::Guard([cursor, result] {
+      SPI_cursor_fetch(cursor, true, pg::kFetchBatch);
+      const uint64 count = SPI_processed;
+      for (uint64 i = 0; i < count; ++i) tuplestore_puttuple(result->setResult, SPI_tuptable->vals[i]);
+      SPI_freetuptable(SPI_tuptable);
+      return count;
+    });
+    if (fetched < static_cast<uint64>(pg::kFetchBatch)) break;
+  }
+  pg::Guard([cursor] { SPI_cursor_close(cursor); });
+  spi.Finish();
+  return Datum(0);
+}

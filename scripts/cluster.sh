@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL 15 cluster on a private socket directory.
+#   scripts/cluster.sh start DIR [extra postgresql.conf lines...]
+#   scripts/cluster.sh stop DIR
+# Prints nothing on success but the connection settings file DIR/env,
+# which callers source: it sets PGHOST, PGPORT, PGUSER.
+set -euo pipefail
+
+bindir=$(pg_config --bindir)
+action=$1
+dir=$2
+shift 2
+
+# Postgres refuses to run as root: as root, run it as the postgres user.
+as_server() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "$action" in
+  start)
+    mkdir -p "$dir"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
+    as_server "$bindir/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log"
+    port=$(( 20000 + RANDOM % 20000 ))
+    {
+      echo "listen_addresses = ''"
+      echo "unix_socket_directories = '$dir'"
+      echo "port = $port"
+      echo "fsync = on"
+      echo "max_connections = 60"
+      echo "log_min_messages = warning"
+      for line in "$@"; do echo "$line"; done
+    } | as_server tee -a "$dir/data/postgresql.conf" >/dev/null
+    as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null
+    printf 'export PGHOST=%q PGPORT=%q PGUSER=postgres\n' "$dir" "$port" >"$dir/env"
+    ;;
+  stop)
+    [ -d "$dir/data" ] && as_server "$bindir/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null || true
+    if grep -E 'terminated by signal|PANIC' "$dir/server.log" 2>/dev/null; then
+      echo "the server log shows a crash (above)" >&2
+      exit 1
+    fi
+    ;;
+  *)
+    echo "usage: $0 start|stop DIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# make demo: build and install, start a throwaway cluster, run the demo, stop it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "building and installing pg_act..."
+scripts/build.sh
+cluster=$(mktemp -d /tmp/pg_act_demo.XXXXXX)
+chmod 755 "$cluster"
+trap 'scripts/cluster.sh stop "$cluster/pg"; rm -rf "$cluster"' EXIT
+scripts/cluster.sh start "$cluster/pg"
+# shellcheck disable=SC1091
+source "$cluster/pg/env"
+echo "throwaway cluster on $PGHOST (port $PGPORT)"
+createdb demo
+psql -X -q -d demo <examples/sql/demo.sql 2>&1

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages pg_act needs to build and test, only when missing.
+set -euo pipefail
+
+packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
+          libssl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libpqxx-dev)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "pg_act needs these packages: ${missing[*]}" >&2
+  echo "install them as root: apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,1 @@
+\echo Use "CREATE EXTENSION pg_act" to load this file. \quit

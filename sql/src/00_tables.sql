@@ -1,0 +1,80 @@
+-- Tables. Only the extension's functions write them (see 90_roles.sql).
+
+CREATE SEQUENCE act.events_id_seq AS bigint START 1;
+
+CREATE TABLE act.events (
+  id      bigint PRIMARY KEY DEFAULT nextval('act.events_id_seq'),
+  stream  text NOT NULL,
+  version int NOT NULL,
+  name    text NOT NULL,
+  data    jsonb NOT NULL DEFAULT '{}',
+  meta    jsonb NOT NULL DEFAULT '{}',
+  pii     jsonb,
+  created timestamptz NOT NULL DEFAULT now(),
+  hash    bytea NOT NULL,
+  CONSTRAINT events_stream_version_key UNIQUE (stream, version)
+);
+ALTER SEQUENCE act.events_id_seq OWNED BY act.events.id;
+COMMENT ON TABLE act.events IS 'pg_act: the event log; ids are the global order, versions are 0-based per stream';
+-- Few indexes on purpose: each one is paid by every commit.
+CREATE INDEX events_snapshot_ix ON act.events (stream, id) WHERE name = '__snapshot__';
+CREATE INDEX events_correlation_ix ON act.events ((meta ->> 'correlation'));
+
+-- The recorded predecessor hash of a stream whose head events were removed
+-- by a windowed act.truncate: the chain of such a stream verifies against it.
+CREATE TABLE act.stream_anchors (
+  stream  text PRIMARY KEY,
+  version int NOT NULL,
+  prev    bytea NOT NULL
+);
+COMMENT ON TABLE act.stream_anchors IS 'pg_act: hash-chain anchors of streams truncated with a retention window';
+
+CREATE TABLE act.subscriptions (
+  stream        text PRIMARY KEY,
+  source        text,
+  names         text[],
+  at            bigint NOT NULL DEFAULT -1,
+  retry         int NOT NULL DEFAULT -1,
+  blocked       boolean NOT NULL DEFAULT false,
+  error         text,
+  leased_by     text,
+  leased_until  timestamptz,
+  priority      int NOT NULL DEFAULT 0,
+  lane          text NOT NULL DEFAULT 'default',
+  deferred_at   timestamptz,
+  correlated_at bigint
+);
+COMMENT ON TABLE act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
+-- The work set: only rows with pending work are in these indexes.
+CREATE INDEX subscriptions_work_priority_ix ON act.subscriptions (lane, priority DESC, at)
+  WHERE NOT blocked AND at < correlated_at;
+CREATE INDEX subscriptions_work_at_ix ON act.subscriptions (at)
+  WHERE NOT blocked AND at < correlated_at;
+CREATE INDEX subscriptions_source_ix ON act.subscriptions (source);
+
+CREATE TABLE act.correlators (
+  key          text PRIMARY KEY,
+  at           bigint NOT NULL DEFAULT -1,
+  leased_by    text,
+  leased_until timestamptz
+);
+COMMENT ON TABLE act.correlators IS 'pg_act: correlate checkpoints and the correlator lease ('''' is the shared row)';
+INSERT INTO act.correlators (key) VALUES ('');
+
+-- CREATE EXTENSION inserts the shared row, and pg_restore then copies the
+-- dumped one: the second insert of '' updates the first instead of failing.
+CREATE FUNCTION act._merge_shared_correlator() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF NEW.key = '' THEN
+    UPDATE act.correlators c
+       SET at = NEW.at, leased_by = NEW.leased_by, leased_until = NEW.leased_until
+     WHERE c.key = '';
+    IF FOUND THEN
+      RETURN NULL;
+    END IF;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER correlators_merge_shared BEFORE INSERT ON act.correlators
+  FOR EACH ROW EXECUTE FUNCTION act._merge_shared_correlator();

@@ -1,0 +1,22 @@
+-- Writing. act.commit is C++ (extension/commit.cpp).
+
+CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version int DEFAULT NULL)
+RETURNS SETOF act.events
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_commit';
+COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, int) IS
+  'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
+
+CREATE FUNCTION act.forget_pii(stream text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  forgotten bigint;
+BEGIN
+  IF forget_pii.stream IS NULL THEN
+    RAISE EXCEPTION 'stream must not be null' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  UPDATE act.events e SET pii = NULL WHERE e.stream = forget_pii.stream AND e.pii IS NOT NULL;
+  GET DIAGNOSTICS forgotten = ROW_COUNT;
+  RETURN forgotten;
+END $$;
+COMMENT ON FUNCTION act.forget_pii(text) IS 'Erases the pii of every event of a stream; the hash chain stays valid';

@@ -1,0 +1,122 @@
+-- act.truncate(targets): close or compact streams (reference §2.16).
+
+CREATE FUNCTION act._require_object(value jsonb, what text) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NOT NULL AND jsonb_typeof(value) <> 'object' THEN
+    RAISE EXCEPTION '% must be a JSON object, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value;
+END $$;
+
+CREATE FUNCTION act._require_stream(value jsonb, what text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NULL OR jsonb_typeof(value) <> 'string' THEN
+    RAISE EXCEPTION '% must be a stream name (a JSON string)', what USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF octet_length(value #>> '{}') = 0 OR octet_length(value #>> '{}') > 1000 THEN
+    RAISE EXCEPTION '% must be 1 to 1000 bytes long', what USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value #>> '{}';
+END $$;
+
+CREATE FUNCTION act.truncate(targets jsonb)
+RETURNS TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  target jsonb;
+  position int := 0;
+  target_stream text;
+  seed_name text;
+  seed_data jsonb;
+  seed_meta jsonb;
+  window_before timestamptz;
+  window_max_id bigint;
+  boundary record;
+  predecessor bytea;
+  removed bigint;
+  seeded record;
+  now_ts timestamptz := now();
+BEGIN
+  IF targets IS NULL OR jsonb_typeof(targets) <> 'array' THEN
+    RAISE EXCEPTION 'targets must be a JSON array, not %', coalesce(jsonb_typeof(targets), 'null')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Validate everything first: bad input writes nothing.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) AS t LOOP
+    IF jsonb_typeof(target) <> 'object' THEN
+      RAISE EXCEPTION 'targets[%] must be a JSON object', position USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
+    IF target ? 'before' AND jsonb_typeof(target -> 'before') <> 'null' THEN
+      IF target ? 'snapshot' AND jsonb_typeof(target -> 'snapshot') <> 'null' THEN
+        RAISE EXCEPTION 'targets[%] has both "snapshot" and "before"', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      IF jsonb_typeof(target -> 'before') <> 'string' THEN
+        RAISE EXCEPTION 'targets[%].before must be a timestamp string', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'before')::timestamptz;
+      IF target ? 'max_id' AND jsonb_typeof(target -> 'max_id') NOT IN ('number', 'null') THEN
+        RAISE EXCEPTION 'targets[%].max_id must be a number', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'max_id')::bigint;
+    ELSE
+      PERFORM act._require_object(target -> 'snapshot', format('targets[%s].snapshot', position));
+      PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
+    END IF;
+    position := position + 1;
+  END LOOP;
+
+  -- The same fence as act.commit: ids stay visible in id order.
+  PERFORM pg_advisory_xact_lock(1633907745, 1);
+
+  -- Full targets first, then windowed ones, each group in input order.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE NOT (t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null') ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    seed_data := nullif(target -> 'snapshot', 'null');
+    seed_name := CASE WHEN seed_data IS NULL THEN '__tombstone__' ELSE '__snapshot__' END;
+    seed_data := coalesce(seed_data, '{}');
+    seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
+    DELETE FROM act.events e WHERE e.stream = target_stream;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
+    INSERT INTO act.events AS e (stream, version, name, data, meta, created, hash)
+    VALUES (target_stream, 0, seed_name, seed_data, seed_meta, now_ts,
+            act.event_hash('\x0000000000000000000000000000000000000000000000000000000000000000'::bytea,
+                           target_stream, 0, seed_name, seed_data, seed_meta, now_ts))
+    RETURNING e.id, e.version, e.name INTO seeded;
+    stream := target_stream; deleted := removed; id := seeded.id; version := seeded.version;
+    name := seeded.name; before := NULL;
+    RETURN NEXT;
+  END LOOP;
+
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null' ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    window_before := (target ->> 'before')::timestamptz;
+    window_max_id := (target ->> 'max_id')::bigint;
+    SELECT e.id, e.version, e.name INTO boundary
+      FROM act.events e
+     WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before
+       AND (window_max_id IS NULL OR e.id <= window_max_id)
+     ORDER BY e.id DESC LIMIT 1;
+    CONTINUE WHEN NOT FOUND;
+    -- Keep the chain verifiable: remember the hash the boundary was chained to.
+    SELECT e.hash INTO predecessor FROM act.events e
+     WHERE e.stream = target_stream AND e.version = boundary.version - 1;
+    IF FOUND THEN
+      INSERT INTO act.stream_anchors AS a (stream, version, prev) VALUES (target_stream, boundary.version, predecessor)
+      ON CONFLICT ON CONSTRAINT stream_anchors_pkey DO UPDATE SET version = excluded.version, prev = excluded.prev;
+    END IF;
+    DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;
+    name := boundary.name; before := window_before;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+COMMENT ON FUNCTION act.truncate(jsonb) IS
+  'Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window';

@@ -1,0 +1,35 @@
+-- Roles, grants and pg_dump registration.
+
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_reader') THEN CREATE ROLE act_reader NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_writer') THEN CREATE ROLE act_writer NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_worker') THEN CREATE ROLE act_worker NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_admin') THEN CREATE ROLE act_admin NOLOGIN; END IF;
+  -- Each role includes the one before it.
+  IF NOT pg_has_role('act_writer', 'act_reader', 'MEMBER') THEN GRANT act_reader TO act_writer; END IF;
+  IF NOT pg_has_role('act_worker', 'act_writer', 'MEMBER') THEN GRANT act_writer TO act_worker; END IF;
+  IF NOT pg_has_role('act_admin', 'act_worker', 'MEMBER') THEN GRANT act_worker TO act_admin; END IF;
+END $$;
+
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA act FROM PUBLIC;
+REVOKE ALL ON ALL TABLES IN SCHEMA act FROM PUBLIC;
+REVOKE ALL ON ALL SEQUENCES IN SCHEMA act FROM PUBLIC;
+GRANT USAGE ON SCHEMA act TO act_reader;
+-- Reading the tables directly is allowed; writing them is not (append-only).
+GRANT SELECT ON act.events, act.subscriptions, act.correlators, act.stream_anchors TO act_reader;
+
+GRANT EXECUTE ON FUNCTION
+  act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
+  act.version(text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
+  act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
+  act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz)
+  TO act_reader;
+GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, int), act.forget_pii(text) TO act_writer;
+GRANT EXECUTE ON FUNCTION act.truncate(jsonb) TO act_admin;
+
+SELECT pg_catalog.pg_extension_config_dump('act.events', '');
+SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('act.stream_anchors', '');
+SELECT pg_catalog.pg_extension_config_dump('act.subscriptions', '');
+SELECT pg_catalog.pg_extension_config_dump('act.correlators', '');

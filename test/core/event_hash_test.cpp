@@ -1,0 +1,96 @@
+#include "act/core/event_hash.hpp"
+
+#include <gtest/gtest.h>
+
+namespace act::core {
+namespace {
+
+// The golden vectors of docs/hash-chain.md, computed independently of this code.
+EventFields PlacedEvent() {
+  EventFields fields;
+  fields.stream = "order-1";
+  fields.version = 0;
+  fields.name = "Placed";
+  fields.data_json = R"({"qty": 2, "sku": "A1"})";
+  fields.meta_json = R"({"correlation": "c-1"})";
+  fields.created_unix_micros = 1767225600000000;  // 2026-01-01T00:00:00Z
+  return fields;
+}
+
+std::string Hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    hex.push_back(kDigits[byte >> 4]);
+    hex.push_back(kDigits[byte & 0x0F]);
+  }
+  return hex;
+}
+
+TEST(EventHash, EncodingMatchesTheDocumentedLayout) {
+  EXPECT_EQ(Hex(EncodeEvent(PlacedEvent())),
+            "41435401000000076f726465722d31000000000000000000000006506c61636564000000177b22717479223a20322c2022736b"
+            "75223a20224131227d000000167b22636f7272656c6174696f6e223a2022632d31227d0006474846204000");
+}
+
+TEST(EventHash, GenesisVector) {
+  EventHasher hasher;
+  EXPECT_EQ(ToHex(hasher.Compute(kZeroHash, PlacedEvent())),
+            "6d99803e26d5ec7405fdd278877d611321f8fdbe84f7d1e4f9da4b61a9bcf9d8");
+}
+
+TEST(EventHash, ChainedVector) {
+  EventHasher hasher;
+  const Hash first = hasher.Compute(kZeroHash, PlacedEvent());
+  EventFields shipped;
+  shipped.stream = "order-1";
+  shipped.version = 1;
+  shipped.name = "Shipped";
+  shipped.data_json = "{}";
+  shipped.meta_json = "{}";
+  shipped.created_unix_micros = 1767225600000001;
+  EXPECT_EQ(ToHex(hasher.Compute(first, shipped)),
+            "93e5867fe4bf5371210522d253e7c62313dc908a549a0f5c87532a9453893c56");
+}
+
+TEST(EventHash, DeterministicAcrossHashersAndCalls) {
+  EventHasher one;
+  EventHasher two;
+  const Hash a = one.Compute(kZeroHash, PlacedEvent());
+  EXPECT_EQ(a, one.Compute(kZeroHash, PlacedEvent()));
+  EXPECT_EQ(a, two.Compute(kZeroHash, PlacedEvent()));
+}
+
+TEST(EventHash, EveryFieldChangesTheHash) {
+  EventHasher hasher;
+  const Hash base = hasher.Compute(kZeroHash, PlacedEvent());
+  auto changed = [&](auto mutate) {
+    EventFields fields = PlacedEvent();
+    mutate(fields);
+    return hasher.Compute(kZeroHash, fields);
+  };
+  EXPECT_NE(base, changed([](EventFields& f) { f.stream = "order-2"; }));
+  EXPECT_NE(base, changed([](EventFields& f) { f.version = 1; }));
+  EXPECT_NE(base, changed([](EventFields& f) { f.name = "Placed2"; }));
+  EXPECT_NE(base, changed([](EventFields& f) { f.data_json = R"({"qty": 3, "sku": "A1"})"; }));
+  EXPECT_NE(base, changed([](EventFields& f) { f.meta_json = "{}"; }));
+  EXPECT_NE(base, changed([](EventFields& f) { f.created_unix_micros += 1; }));
+  Hash prev{};
+  prev[31] = 1;
+  EXPECT_NE(base, hasher.Compute(prev, PlacedEvent()));
+}
+
+TEST(EventHash, LengthPrefixesKeepFieldBoundaries) {
+  // Moving bytes from one field to the next must change the encoding.
+  EventFields a = PlacedEvent();
+  EventFields b = PlacedEvent();
+  a.stream = "ab";
+  a.name = "c";
+  b.stream = "a";
+  b.name = "bc";
+  EXPECT_NE(EncodeEvent(a), EncodeEvent(b));
+}
+
+}  // namespace
+}  // namespace act::core

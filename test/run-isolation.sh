@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the isolation specs of test/isolation with pg_isolation_regress against
+# the running cluster; prints "PASSED FAILED" (specs).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+work=$1
+runner="$(dirname "$(pg_config --pgxs)")/../test/isolation/pg_isolation_regress"
+specs=$(cd test/isolation/specs && ls *.spec | sed 's/\.spec$//')
+out="$work/isolation"
+mkdir -p "$out"
+# --use-existing does not create the database; each spec creates and drops the extension.
+dropdb --if-exists act_isolation 2>/dev/null; createdb act_isolation || { echo "0 1"; exit 0; }
+"$runner" --use-existing --host="$PGHOST" --port="$PGPORT" --user=postgres \
+  --inputdir=test/isolation --outputdir="$out" --dbname=act_isolation \
+  $specs >"$out/run.log" 2>&1
+passed=$(grep -cE '^(ok|test) .* ok( |$)' "$out/run.log")
+failed=$(grep -cE 'FAILED|failed \(ignored\)' "$out/run.log")
+total=$(echo "$specs" | wc -w)
+if [ $((passed + failed)) -ne "$total" ]; then failed=$((total - passed)); fi
+if [ "$failed" -gt 0 ]; then
+  cat "$out/run.log" >&2
+  cat "$out/regression.diffs" >&2 2>/dev/null
+fi
+echo "$passed $failed"

@@ -1,0 +1,51 @@
+-- Roles, grants, append-only tables, pinned search_path, pg_dump registration.
+BEGIN;
+SELECT plan(21);
+
+SELECT has_role(r, r || ' exists') FROM unnest(ARRAY['act_reader', 'act_writer', 'act_worker', 'act_admin']) r;
+SELECT ok(pg_has_role('act_admin', 'act_worker', 'MEMBER') AND pg_has_role('act_worker', 'act_writer', 'MEMBER')
+          AND pg_has_role('act_writer', 'act_reader', 'MEMBER'), 'each role includes the one before it');
+SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'act' AND has_function_privilege('public', p.oid, 'EXECUTE')), 0::bigint,
+  'PUBLIC may execute no function in schema act');
+SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'act' AND p.prosecdef
+              AND NOT EXISTS (SELECT 1 FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%')), 0::bigint,
+  'every owner-rights function pins search_path');
+SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_extension x
+             JOIN pg_class c ON c.oid = ANY (x.extconfig) WHERE x.extname = 'pg_act'),
+  ARRAY['correlators', 'events', 'events_id_seq', 'stream_anchors', 'subscriptions'], 'tables and sequence are registered for pg_dump');
+
+CREATE ROLE app_reader IN ROLE act_reader;
+CREATE ROLE app_writer IN ROLE act_writer;
+CREATE ROLE app_admin IN ROLE act_admin;
+CREATE ROLE outsider;
+
+SET ROLE app_writer;
+SELECT is((SELECT version FROM act.commit('r-1', '[{"name": "A"}]')), 0, 'act_writer commits');
+SELECT throws_ok($$INSERT INTO act.events (stream, version, name, hash) VALUES ('r-1', 1, 'X', '\x00')$$, '42501', NULL,
+  'act_writer cannot INSERT into act.events');
+SELECT throws_ok($$UPDATE act.events SET data = '{"x": 1}'$$, '42501', NULL, 'act_writer cannot UPDATE act.events');
+SELECT throws_ok($$DELETE FROM act.events$$, '42501', NULL, 'act_writer cannot DELETE from act.events');
+SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "r-1"}]')$$, '42501', NULL, 'act_writer cannot truncate');
+RESET ROLE;
+
+SET ROLE app_reader;
+SELECT is((SELECT count(*) FROM act.query('r-1')), 1::bigint, 'act_reader reads');
+SELECT is((SELECT valid FROM act.verify('r-1')), true, 'act_reader verifies');
+SELECT throws_ok($$SELECT * FROM act.commit('r-1', '[{"name": "B"}]')$$, '42501', NULL, 'act_reader cannot commit');
+SELECT throws_ok($$SELECT act.forget_pii('r-1')$$, '42501', NULL, 'act_reader cannot forget pii');
+SELECT throws_ok($$UPDATE act.subscriptions SET at = 0$$, '42501', NULL, 'act_reader cannot UPDATE subscriptions');
+RESET ROLE;
+
+SET ROLE app_admin;
+SELECT is((SELECT name FROM act.truncate('[{"stream": "r-1"}]')), '__tombstone__', 'act_admin truncates');
+SELECT throws_ok($$DELETE FROM act.correlators$$, '42501', NULL, 'act_admin cannot DELETE correlators directly');
+RESET ROLE;
+
+SET ROLE outsider;
+SELECT throws_ok($$SELECT * FROM act.query()$$, '42501', NULL, 'a role without a grant cannot read');
+RESET ROLE;
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,37 @@
+-- The fixed schema of SQL-API.md: tables, columns in order, keys, indexes, functions.
+BEGIN;
+SELECT plan(17);
+
+SELECT has_schema('act', 'schema act');
+SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
+  ARRAY['id', 'stream', 'version', 'name', 'data', 'meta', 'pii', 'created', 'hash'], 'act.events columns in order');
+SELECT col_type_is('act', 'events', 'id', 'bigint', 'ids are bigint');
+SELECT col_is_pk('act', 'events', 'id', 'id is the primary key');
+SELECT col_is_unique('act', 'events', ARRAY['stream', 'version'], 'unique (stream, version)');
+SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.subscriptions'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
+  ARRAY['stream', 'source', 'names', 'at', 'retry', 'blocked', 'error', 'leased_by', 'leased_until', 'priority', 'lane',
+        'deferred_at', 'correlated_at'], 'act.subscriptions columns in order');
+SELECT col_is_pk('act', 'subscriptions', 'stream', 'subscriptions keyed by stream');
+SELECT col_type_is('act', 'subscriptions', 'at', 'bigint', 'watermarks are bigint');
+SELECT col_default_is('act', 'subscriptions', 'lane', 'default'::text, 'lane defaults to ''default''');
+SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.correlators'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
+  ARRAY['key', 'at', 'leased_by', 'leased_until'], 'act.correlators columns in order');
+SELECT results_eq('SELECT key, at FROM act.correlators', $$VALUES ('', -1::bigint)$$, 'the shared correlator row is present');
+SELECT is_indexed('act', 'subscriptions', ARRAY['lane', 'priority', 'at'], 'the work set (priority arm) is an index');
+SELECT is_indexed('act', 'subscriptions', ARRAY['at'], 'the work set (fairness arm) is an index');
+SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'act.subscriptions_work_at_ix'::regclass),
+  '((NOT blocked) AND (at < correlated_at))', 'work-set indexes hold only rows with work');
+
+SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'max_event_id', 'horizon', 'wait', 'mode',
+  'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream',
+  '_event_json', '_merge_shared_correlator'], 'the functions of schema act');
+
+-- Restoring a dump inserts the shared correlator row again: it merges.
+UPDATE act.correlators SET at = 42 WHERE key = '';
+INSERT INTO act.correlators (key, at) VALUES ('', 7);
+SELECT results_eq($$SELECT key, at FROM act.correlators$$, $$VALUES ('', 7::bigint)$$, 'a second insert of '''' merges into the row');
+INSERT INTO act.correlators (key, at) VALUES ('other', 3);
+SELECT is((SELECT count(*) FROM act.correlators), 2::bigint, 'other keys insert normally');
+
+SELECT * FROM finish();
+ROLLBACK;
