@@ -16,6 +16,7 @@
 #include "jsonb_access.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
+#include "work_marks.hpp"
 #include "timestamps.hpp"
 
 namespace act::pg {
@@ -170,13 +171,13 @@ void InsertRows(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& ro
 }
 
 // Copies the inserted rows to the result and collects (id, name) for NOTIFY.
-std::vector<core::CommittedEventRef> EmitRows(ReturnSetInfo* result) {
-  std::vector<core::CommittedEventRef> refs;
+std::vector<core::EventRef> EmitRows(ReturnSetInfo* result) {
+  std::vector<core::EventRef> refs;
   const uint64 count = SPI_processed;
   refs.reserve(count);
   for (uint64 i = 0; i < count; ++i) {
-    core::CommittedEventRef ref{0, {}};
-    core::CommittedEventRef* out = &ref;
+    core::EventRef ref{0, {}};
+    core::EventRef* out = &ref;
     Guard([result, i, out] {
       HeapTuple row = SPI_tuptable->vals[i];
       TupleDesc desc = SPI_tuptable->tupdesc;
@@ -191,7 +192,7 @@ std::vector<core::CommittedEventRef> EmitRows(ReturnSetInfo* result) {
   return refs;
 }
 
-void Notify(std::string_view stream, const std::vector<core::CommittedEventRef>& refs) {
+void Notify(std::string_view stream, const std::vector<core::EventRef>& refs) {
   const std::string payload = core::CommitNotifyPayload(stream, refs);
   if (payload.empty()) return;
   const char* text = payload.c_str();
@@ -225,6 +226,7 @@ ACT_SQL_FUNCTION(act_commit) {
 
   pg::SpiSession spi;
   pg::TakeCommitFence();
+  pg::TakeRegistryShared();
   const pg::StreamHead head = pg::ReadHead(stream_datum);
   if (head.closed) throw core::ClosedStreamError(std::string(stream));
   if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
@@ -241,7 +243,8 @@ ACT_SQL_FUNCTION(act_commit) {
       if (expected) throw core::ConcurrencyError(std::string(stream), *expected, now.version);
       throw core::ConcurrencyError(std::string(stream), now.version);
     }
-    const std::vector<core::CommittedEventRef> refs = pg::EmitRows(result);
+    const std::vector<core::EventRef> refs = pg::EmitRows(result);
+    pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
   }
   spi.Finish();

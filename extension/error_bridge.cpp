@@ -15,8 +15,8 @@ char g_message[8192];
 char g_sqlstate[6];
 
 void Remember(const char* code, const char* message) {
-  std::snprintf(g_sqlstate, sizeof g_sqlstate, "%s", code);
-  std::snprintf(g_message, sizeof g_message, "%s", message);
+  snprintf(g_sqlstate, sizeof g_sqlstate, "%s", code);
+  snprintf(g_message, sizeof g_message, "%s", message);
 }
 
 int ToErrcode(const char* code) { return MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]); }

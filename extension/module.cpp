@@ -17,6 +17,19 @@ void TakeCommitFence() {
   });
 }
 
+void TakeRegistryShared() {
+  Guard([] {
+    DirectFunctionCall2(pg_advisory_xact_lock_shared_int4, Int32GetDatum(kFenceClassId),
+                        Int32GetDatum(kRegistryObjectId));
+  });
+}
+
+void TakeRegistryExclusive() {
+  Guard([] {
+    DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kFenceClassId), Int32GetDatum(kRegistryObjectId));
+  });
+}
+
 }  // namespace act::pg
 
 void _PG_init(void) {

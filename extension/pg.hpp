@@ -1,5 +1,9 @@
 #pragma once
 // The one place that includes Postgres headers (they are C: wrap them).
+
+// Before Postgres's port.h turns snprintf and friends into macros.
+#include <nlohmann/json.hpp>
+
 extern "C" {
 #include "postgres.h"
 

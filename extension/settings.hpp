@@ -15,4 +15,12 @@ inline constexpr std::int32_t kFenceObjectId = 1;
 
 void TakeCommitFence();
 
+// The subscription registry lock: commits hold it shared while they mark
+// subscriptions; a subscribe that adds rows holds it exclusively while it
+// back-fills them. So a new subscription and a concurrent commit never miss
+// each other, and commits never wait for one another on it.
+inline constexpr std::int32_t kRegistryObjectId = 2;
+void TakeRegistryShared();
+void TakeRegistryExclusive();
+
 }  // namespace act::pg

@@ -24,11 +24,12 @@ class SpiSession {
 // A plan prepared on first use and kept for the life of the backend.
 class SavedPlan {
  public:
-  SavedPlan(const char* sql, int nargs, const Oid* argtypes) : sql_(sql), nargs_(nargs), argtypes_(argtypes) {}
+  SavedPlan(std::string sql, int nargs, const Oid* argtypes)
+      : sql_(std::move(sql)), nargs_(nargs), argtypes_(argtypes) {}
   SPIPlanPtr Get();
 
  private:
-  const char* sql_;
+  std::string sql_;
   int nargs_;
   const Oid* argtypes_;
   SPIPlanPtr plan_ = nullptr;

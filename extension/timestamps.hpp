@@ -13,3 +13,16 @@ inline std::int64_t UnixMicros(TimestampTz timestamp) {
 }
 
 }  // namespace act::pg
+
+namespace act::pg {
+
+inline TimestampTz FromUnixMillis(std::int64_t millis) {
+  constexpr std::int64_t kEpochShift =
+      static_cast<std::int64_t>(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+  return millis * 1000 - kEpochShift;
+}
+
+// Parses a timestamptz literal (errors: 22007/22008).
+TimestampTz ParseTimestamp(const char* text);
+
+}  // namespace act::pg

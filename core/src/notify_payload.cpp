@@ -4,7 +4,7 @@
 
 namespace act::core {
 
-std::string CommitNotifyPayload(std::string_view stream, const std::vector<CommittedEventRef>& events) {
+std::string CommitNotifyPayload(std::string_view stream, const std::vector<EventRef>& events) {
   nlohmann::ordered_json full = {{"stream", stream}, {"events", nlohmann::ordered_json::array()}};
   for (const auto& event : events) full["events"].push_back({{"id", event.id}, {"name", event.name}});
   // Invalid UTF-8 cannot reach here (Postgres validated the text), but never throw on it.

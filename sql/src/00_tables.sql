@@ -45,12 +45,26 @@ CREATE TABLE act.subscriptions (
   correlated_at bigint
 );
 COMMENT ON TABLE act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
--- The work set: only rows with pending work are in these indexes.
-CREATE INDEX subscriptions_work_priority_ix ON act.subscriptions (lane, priority DESC, at)
+-- The work set: only rows with pending work are in these indexes, so claim
+-- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
+-- claims across all lanes, the other claims of one lane.
+CREATE INDEX subscriptions_work_priority_ix ON act.subscriptions (priority DESC, at, stream)
   WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_at_ix ON act.subscriptions (at)
+CREATE INDEX subscriptions_work_at_ix ON act.subscriptions (at, stream)
   WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_source_ix ON act.subscriptions (source);
+CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscriptions (lane, priority DESC, at, stream)
+  WHERE NOT blocked AND at < correlated_at;
+CREATE INDEX subscriptions_work_lane_at_ix ON act.subscriptions (lane, at, stream)
+  WHERE NOT blocked AND at < correlated_at;
+-- Static marking at commit: literal sources by lookup; source-less and
+-- pattern sources (core IsPattern, the same character class) are few.
+CREATE INDEX subscriptions_source_ix ON act.subscriptions (source) WHERE source IS NOT NULL;
+CREATE INDEX subscriptions_wide_source_ix ON act.subscriptions (stream)
+  WHERE source IS NULL OR source ~ '[][^$.*+?(){}|\\]';
+-- act.query_streams pages in C collation whatever the database's collation.
+CREATE INDEX subscriptions_stream_c_ix ON act.subscriptions ((stream COLLATE "C"));
+-- act.subscribe reports the highest watermark.
+CREATE INDEX subscriptions_at_ix ON act.subscriptions (at);
 
 CREATE TABLE act.correlators (
   key          text PRIMARY KEY,

@@ -23,10 +23,13 @@ GRANT EXECUTE ON FUNCTION
   act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
   act.version(text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
-  act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz)
+  act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int)
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, int), act.forget_pii(text) TO act_writer;
-GRANT EXECUTE ON FUNCTION act.truncate(jsonb) TO act_admin;
+GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
+  act.block(jsonb) TO act_worker;
+GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
+  act.prioritize(jsonb, int) TO act_admin;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');

@@ -20,7 +20,7 @@ TEST(NotifyPayload, EscapesNames) {
 
 TEST(NotifyPayload, FallsBackToTheLastIdWhenTooLong) {
   std::vector<std::string> names(200, std::string(100, 'n'));
-  std::vector<CommittedEventRef> refs;
+  std::vector<EventRef> refs;
   for (std::size_t i = 0; i < names.size(); ++i) refs.push_back({static_cast<std::int64_t>(i + 1), names[i]});
   const std::string payload = CommitNotifyPayload("s", refs);
   EXPECT_LE(payload.size(), kMaxNotifyPayloadBytes);

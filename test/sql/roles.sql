@@ -1,6 +1,6 @@
 -- Roles, grants, append-only tables, pinned search_path, pg_dump registration.
 BEGIN;
-SELECT plan(21);
+SELECT plan(28);
 
 SELECT has_role(r, r || ' exists') FROM unnest(ARRAY['act_reader', 'act_writer', 'act_worker', 'act_admin']) r;
 SELECT ok(pg_has_role('act_admin', 'act_worker', 'MEMBER') AND pg_has_role('act_worker', 'act_writer', 'MEMBER')
@@ -30,7 +30,20 @@ SELECT throws_ok($$DELETE FROM act.events$$, '42501', NULL, 'act_writer cannot D
 SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "r-1"}]')$$, '42501', NULL, 'act_writer cannot truncate');
 RESET ROLE;
 
+CREATE ROLE app_worker IN ROLE act_worker;
+SET ROLE app_worker;
+SELECT is((SELECT subscribed FROM act.subscribe('[{"stream": "r-sub"}]')), 1, 'act_worker subscribes');
+SELECT is((SELECT stream FROM act.claim(1, 0, 'w', 1000)), 'r-sub', 'act_worker claims (the new row was back-filled with r-1''s event)');
+SELECT throws_ok($$SELECT act.reset('["r-sub"]')$$, '42501', NULL, 'act_worker cannot reset');
+RESET ROLE;
+
+SET ROLE app_writer;
+SELECT throws_ok($$SELECT * FROM act.claim(1, 0, 'w', 1000)$$, '42501', NULL, 'act_writer cannot claim');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[]')$$, '42501', NULL, 'act_writer cannot subscribe');
+RESET ROLE;
+
 SET ROLE app_reader;
+SELECT is((SELECT count(*) FROM act.query_streams()), 1::bigint, 'act_reader lists subscriptions');
 SELECT is((SELECT count(*) FROM act.query('r-1')), 1::bigint, 'act_reader reads');
 SELECT is((SELECT valid FROM act.verify('r-1')), true, 'act_reader verifies');
 SELECT throws_ok($$SELECT * FROM act.commit('r-1', '[{"name": "B"}]')$$, '42501', NULL, 'act_reader cannot commit');
@@ -40,6 +53,7 @@ RESET ROLE;
 
 SET ROLE app_admin;
 SELECT is((SELECT name FROM act.truncate('[{"stream": "r-1"}]')), '__tombstone__', 'act_admin truncates');
+SELECT is(act.reset('["r-sub"]'), 1, 'act_admin resets');
 SELECT throws_ok($$DELETE FROM act.correlators$$, '42501', NULL, 'act_admin cannot DELETE correlators directly');
 RESET ROLE;
 

@@ -1,6 +1,6 @@
 -- The fixed schema of SQL-API.md: tables, columns in order, keys, indexes, functions.
 BEGIN;
-SELECT plan(17);
+SELECT plan(18);
 
 SELECT has_schema('act', 'schema act');
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
@@ -17,14 +17,16 @@ SELECT col_default_is('act', 'subscriptions', 'lane', 'default'::text, 'lane def
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.correlators'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
   ARRAY['key', 'at', 'leased_by', 'leased_until'], 'act.correlators columns in order');
 SELECT results_eq('SELECT key, at FROM act.correlators', $$VALUES ('', -1::bigint)$$, 'the shared correlator row is present');
-SELECT is_indexed('act', 'subscriptions', ARRAY['lane', 'priority', 'at'], 'the work set (priority arm) is an index');
-SELECT is_indexed('act', 'subscriptions', ARRAY['at'], 'the work set (fairness arm) is an index');
+SELECT is_indexed('act', 'subscriptions', ARRAY['priority', 'at', 'stream'], 'the work set (priority arm) is an index');
+SELECT is_indexed('act', 'subscriptions', ARRAY['lane', 'at', 'stream'], 'the work set of one lane is an index');
+SELECT is_indexed('act', 'subscriptions', ARRAY['at', 'stream'], 'the work set (fairness arm) is an index');
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'act.subscriptions_work_at_ix'::regclass),
   '((NOT blocked) AND (at < correlated_at))', 'work-set indexes hold only rows with work');
 
 SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'max_event_id', 'horizon', 'wait', 'mode',
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream',
-  '_event_json', '_merge_shared_correlator'], 'the functions of schema act');
+  '_event_json', '_merge_shared_correlator', 'subscribe', 'claim', 'ack', 'block', 'defer', 'reset', 'unblock',
+  'prioritize', 'query_streams'], 'the functions of schema act');
 
 -- Restoring a dump inserts the shared correlator row again: it merges.
 UPDATE act.correlators SET at = 42 WHERE key = '';

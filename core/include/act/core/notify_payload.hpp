@@ -5,18 +5,15 @@
 #include <string_view>
 #include <vector>
 
+#include "act/core/event_ref.hpp"
+
 namespace act::core {
 
 // Postgres refuses NOTIFY payloads of 8000 bytes or more; we stay under this.
 inline constexpr std::size_t kMaxNotifyPayloadBytes = 7900;
 
-struct CommittedEventRef {
-  std::int64_t id;
-  std::string_view name;
-};
-
 // {"stream": s, "events": [{"id": i, "name": n}, ...]}, or
 // {"stream": s, "last": i} when the full form would exceed the limit.
-std::string CommitNotifyPayload(std::string_view stream, const std::vector<CommittedEventRef>& events);
+std::string CommitNotifyPayload(std::string_view stream, const std::vector<EventRef>& events);
 
 }  // namespace act::core

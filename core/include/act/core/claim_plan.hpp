@@ -1,0 +1,27 @@
+#pragma once
+// act.claim's frontier arithmetic and its SQL (reference §2.4).
+#include <cstdint>
+#include <string>
+
+namespace act::core {
+
+inline constexpr const char* kClaimArgumentNames[] = {"from_lagging", "from_leading", "by", "millis", "lane"};
+
+// How many leases each frontier may grant. The lagging frontier reserves a
+// quarter (at least one, from two up) for the most-behind streams whatever
+// their priority, so a high-priority backlog cannot starve the rest.
+struct ClaimCounts {
+  std::int32_t priority = 0;  // lagging, by priority then watermark
+  std::int32_t fairness = 0;  // lagging, by watermark only
+  std::int32_t leading = 0;   // most recently advanced first
+  std::int64_t Total() const { return std::int64_t{priority} + fairness + leading; }
+};
+
+// Throws ValidationError for negative counts.
+ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading);
+
+// Parameters: $1 priority count, $2 fairness count, $3 leading count,
+// $4 by, $5 millis, $6 lane (only used when `by_lane`).
+std::string ClaimSql(bool by_lane);
+
+}  // namespace act::core

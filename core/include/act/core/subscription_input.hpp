@@ -1,0 +1,65 @@
+#pragma once
+// The jsonb inputs of act.subscribe, act.ack and act.block, validated and
+// normalized (SQL-API.md "Subscriptions and the drain").
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "act/core/event_ref.hpp"
+
+namespace act::core {
+
+inline constexpr const char* kDefaultLane = "default";
+
+struct SubscriptionEntry {
+  std::string stream;
+  std::optional<std::string> source;              // NULL = every stream
+  std::optional<std::vector<std::string>> names;  // NULL = every event name
+  std::int32_t priority = 0;
+  std::string lane = kDefaultLane;
+  std::optional<std::int64_t> mark;  // the entry's correlated_at
+};
+
+// Entries for one stream are merged as applying them in order would:
+// highest priority and mark, last lane; source and names from the first.
+std::vector<SubscriptionEntry> ParseSubscriptions(const nlohmann::json& input);
+
+struct CorrelatorLease {
+  std::string key;
+  std::string by;
+  std::int64_t millis = 0;
+};
+// JSON null (or an absent argument) is no correlator.
+std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input);
+
+enum class LeaseUse { kAck, kBlock };
+
+struct LeaseEntry {
+  std::string stream;
+  std::string by;
+  std::int64_t at = 0;       // ack: the new watermark
+  bool lagging = false;      // echoed back
+  std::optional<std::int32_t> retry;
+  std::optional<std::int64_t> due_epoch_ms;  // ack: defer until (epoch milliseconds)
+  std::optional<std::string> due_text;       // ack: defer until (a timestamptz string)
+  std::string error;                         // block: the error text
+  bool HasDue() const { return due_epoch_ms.has_value() || due_text.has_value(); }
+};
+
+// Extra keys are ignored, so a claim row can be passed back as it is.
+// A later entry for the same stream replaces an earlier one.
+std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use);
+
+// A source is a pattern when it holds a regex metacharacter; otherwise it
+// names one stream literally.
+bool IsPattern(std::string_view source);
+
+// The work mark an event batch gives a subscription with these names: the
+// highest id whose name is listed (all names when `names` is null), never a
+// snapshot or tombstone. nullopt when the batch holds no work for it.
+std::optional<std::int64_t> WorkMark(const std::optional<std::vector<std::string>>& names,
+                                     const std::vector<EventRef>& events);
+
+}  // namespace act::core

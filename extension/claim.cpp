@@ -1,0 +1,50 @@
+// act.claim(from_lagging, from_leading, by, millis, lane): lease streams with
+// work to one worker (reference §2.4). Reads only the work-set indexes and
+// locks only the chosen candidates, skipping rows other claimers hold.
+#include <string>
+
+#include "act/core/claim_plan.hpp"
+#include "act/core/errors.hpp"
+#include "arrays.hpp"
+#include "error_bridge.hpp"
+#include "jsonb_access.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+namespace act::pg {
+namespace {
+
+const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
+SavedPlan g_claim_plan(core::ClaimSql(false), 6, kClaimArgTypes);
+SavedPlan g_claim_lane_plan(core::ClaimSql(true), 6, kClaimArgTypes);
+
+}  // namespace
+}  // namespace act::pg
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_claim) {
+  for (int arg = 0; arg < 4; ++arg)
+    if (PG_ARGISNULL(arg))
+      throw core::ValidationError(std::string(core::kClaimArgumentNames[arg]) + " must not be null",
+                                  core::sqlstate::kNullValueNotAllowed);
+  const core::ClaimCounts counts = core::PlanClaim(PG_GETARG_INT32(0), PG_GETARG_INT32(1));
+  const std::string_view by = pg::TextArg(fcinfo, 2);
+  if (by.empty()) throw core::ValidationError("by must not be empty");
+  const int32 millis = PG_GETARG_INT32(3);
+  if (millis < 0) throw core::ValidationError("millis must be 0 or more, not " + std::to_string(millis));
+  const bool has_lane = !PG_ARGISNULL(4);
+
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  pg::SpiSession spi;
+  if (counts.Total() > 0) {
+    Datum args[6] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
+                     PG_GETARG_DATUM(2),              Int32GetDatum(millis),          has_lane ? PG_GETARG_DATUM(4) : Datum(0)};
+    const char nulls[7] = {' ', ' ', ' ', ' ', ' ', has_lane ? ' ' : 'n', '\0'};
+    pg::SavedPlan& plan = has_lane ? pg::g_claim_lane_plan : pg::g_claim_plan;
+    pg::Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
+    pg::EmitAllRows(result);
+  }
+  spi.Finish();
+  return Datum(0);
+}

@@ -1,0 +1,233 @@
+// act.subscribe(subscriptions, correlated_at, correlator): register and merge
+// reaction targets, back-fill new ones, advance the correlate checkpoint and
+// take or renew the correlator lease — one call (reference §2.5).
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "act/core/errors.hpp"
+#include "act/core/subscription_input.hpp"
+#include "arrays.hpp"
+#include "error_bridge.hpp"
+#include "json_args.hpp"
+#include "regex_cache.hpp"
+#include "settings.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+namespace act::pg {
+namespace {
+
+const Oid kExistingArgTypes[] = {TEXTARRAYOID};
+SavedPlan g_existing_plan("SELECT s.stream FROM act.subscriptions s WHERE s.stream = ANY ($1)", 1, kExistingArgTypes);
+
+const Oid kInsertArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
+SavedPlan g_insert_plan(
+    "INSERT INTO act.subscriptions (stream, source, names, priority, lane, correlated_at) "
+    "SELECT u.stream, u.source, "
+    "       CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END, "
+    "       u.priority, u.lane, u.mark "
+    "FROM unnest($1, $2, $3, $4, $5, $6) AS u(stream, source, names, priority, lane, mark) "
+    "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
+    6, kInsertArgTypes);
+
+// The highest existing event that is work for a new row (never a snapshot or tombstone).
+const Oid kBackfillArgTypes[] = {TEXTARRAYOID, TEXTOID};
+SavedPlan g_backfill_all_plan(
+    "SELECT e.id FROM act.events e WHERE e.name <> ALL ('{__snapshot__,__tombstone__}') "
+    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
+    2, kBackfillArgTypes);
+SavedPlan g_backfill_literal_plan(
+    "SELECT e.id FROM act.events e WHERE e.stream = $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
+    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.version DESC LIMIT 1",
+    2, kBackfillArgTypes);
+SavedPlan g_backfill_pattern_plan(
+    "SELECT e.id FROM act.events e WHERE e.stream ~ $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
+    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
+    2, kBackfillArgTypes);
+
+const Oid kMarkArgTypes[] = {TEXTOID, INT8OID};
+SavedPlan g_backfill_mark_plan(
+    "UPDATE act.subscriptions s SET correlated_at = $2 "
+    "WHERE s.stream = $1 AND (s.correlated_at IS NULL OR s.correlated_at < $2)",
+    2, kMarkArgTypes);
+
+// Merge rules: priority only rises, lane last-writer-wins, the mark never
+// regresses; rows where nothing changes are not rewritten.
+const Oid kMergeArgTypes[] = {TEXTARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
+SavedPlan g_merge_plan(
+    "UPDATE act.subscriptions s SET priority = greatest(s.priority, u.priority), lane = u.lane, "
+    "  correlated_at = CASE WHEN u.mark IS NULL THEN s.correlated_at "
+    "                       ELSE greatest(coalesce(s.correlated_at, u.mark), u.mark) END "
+    "FROM unnest($1, $2, $3, $4) AS u(stream, priority, lane, mark) "
+    "WHERE s.stream = u.stream AND (u.priority > s.priority OR s.lane <> u.lane "
+    "  OR (u.mark IS NOT NULL AND (s.correlated_at IS NULL OR s.correlated_at < u.mark)))",
+    4, kMergeArgTypes);
+
+const Oid kCheckpointArgTypes[] = {TEXTOID, INT8OID};
+SavedPlan g_advance_plan("UPDATE act.correlators c SET at = greatest(c.at, $2) WHERE c.key = $1", 2,
+                         kCheckpointArgTypes);
+
+const Oid kLeaseArgTypes[] = {TEXTOID, INT8OID, TEXTOID, INT4OID};
+SavedPlan g_lease_plan(
+    "INSERT INTO act.correlators AS c (key, at, leased_by, leased_until) "
+    "VALUES ($1, greatest(coalesce($2, -1), coalesce((SELECT x.at FROM act.correlators x WHERE x.key = ''), -1)), "
+    "        $3, CASE WHEN $4 > 0 THEN now() + $4 * interval '1 millisecond' END) "
+    "ON CONFLICT (key) DO UPDATE SET at = greatest(c.at, coalesce($2, -1)), "
+    "  leased_by = CASE WHEN $4 > 0 THEN $3 END, "
+    "  leased_until = CASE WHEN $4 > 0 THEN now() + $4 * interval '1 millisecond' END "
+    "WHERE c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $3",
+    4, kLeaseArgTypes);
+
+const Oid kSummaryArgTypes[] = {TEXTOID};
+SavedPlan g_summary_plan(
+    "SELECT (SELECT coalesce(max(s.at), -1) FROM act.subscriptions s), "
+    "       coalesce((SELECT c.at FROM act.correlators c WHERE c.key = $1), -1)",
+    1, kSummaryArgTypes);
+
+std::unordered_set<std::string> ExistingStreams(const std::vector<core::SubscriptionEntry>& entries) {
+  std::vector<Datum> names;
+  for (const auto& entry : entries) names.push_back(MakeText(entry.stream));
+  Datum args[1] = {MakeArray(names, nullptr, TEXTOID)};
+  Execute(g_existing_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
+  std::unordered_set<std::string> existing;
+  for (uint64 row = 0; row < RowCount(); ++row) existing.emplace(*RowText(row, 1));
+  return existing;
+}
+
+Datum NamesJson(const std::optional<std::vector<std::string>>& names) {
+  const std::string text = nlohmann::json(*names).dump();
+  const char* data = text.c_str();
+  return Guard([data] { return DirectFunctionCall1(jsonb_in, CStringGetDatum(data)); });
+}
+
+// Inserts the rows that do not exist yet; returns how many were inserted.
+int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
+  std::vector<Datum> streams, sources, names, priorities, lanes, marks;
+  const std::size_t count = entries.size();
+  auto source_nulls = std::make_unique<bool[]>(count);
+  auto names_nulls = std::make_unique<bool[]>(count);
+  auto mark_nulls = std::make_unique<bool[]>(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const core::SubscriptionEntry& entry = entries[i];
+    streams.push_back(MakeText(entry.stream));
+    sources.push_back(entry.source ? MakeText(*entry.source) : Datum(0));
+    source_nulls[i] = !entry.source;
+    names.push_back(entry.names ? NamesJson(entry.names) : Datum(0));
+    names_nulls[i] = !entry.names;
+    priorities.push_back(Int32GetDatum(entry.priority));
+    lanes.push_back(MakeText(entry.lane));
+    marks.push_back(entry.mark ? Int64GetDatum(*entry.mark) : Datum(0));
+    mark_nulls[i] = !entry.mark;
+  }
+  Datum args[6] = {MakeArray(streams, nullptr, TEXTOID),         MakeArray(sources, source_nulls.get(), TEXTOID),
+                   MakeArray(names, names_nulls.get(), JSONBOID), MakeArray(priorities, nullptr, INT4OID),
+                   MakeArray(lanes, nullptr, TEXTOID),           MakeArray(marks, mark_nulls.get(), INT8OID)};
+  Execute(g_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
+
+  struct NewRow {
+    std::string stream;
+    std::optional<std::string> source;
+    std::optional<std::vector<std::string>> names;
+  };
+  std::vector<NewRow> inserted;
+  for (uint64 row = 0; row < RowCount(); ++row) {
+    NewRow item{std::string(*RowText(row, 1)), std::nullopt, RowTextArray(row, 3)};
+    if (auto source = RowText(row, 2)) item.source = std::string(*source);
+    inserted.push_back(std::move(item));
+  }
+  for (const NewRow& row : inserted) {
+    std::vector<Datum> name_items;
+    if (row.names)
+      for (const auto& name : *row.names) name_items.push_back(MakeText(name));
+    Datum args_backfill[2] = {row.names ? MakeArray(name_items, nullptr, TEXTOID) : Datum(0),
+                              row.source ? MakeText(*row.source) : Datum(0)};
+    const char nulls[3] = {row.names ? ' ' : 'n', row.source ? ' ' : 'n', '\0'};
+    SavedPlan& plan = !row.source                      ? g_backfill_all_plan
+                      : core::IsPattern(*row.source) ? g_backfill_pattern_plan
+                                                       : g_backfill_literal_plan;
+    Execute(plan.Get(), args_backfill, nulls, false, 1, SPI_OK_SELECT);
+    if (RowCount() == 0) continue;
+    Datum mark_args[2] = {MakeText(row.stream), Int64GetDatum(*RowInt64(0, 1))};
+    Execute(g_backfill_mark_plan.Get(), mark_args, nullptr, false, 0, SPI_OK_UPDATE);
+  }
+  return static_cast<int>(inserted.size());
+}
+
+void MergeExisting(const std::vector<core::SubscriptionEntry>& entries) {
+  std::vector<Datum> streams, priorities, lanes, marks;
+  auto mark_nulls = std::make_unique<bool[]>(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    streams.push_back(MakeText(entries[i].stream));
+    priorities.push_back(Int32GetDatum(entries[i].priority));
+    lanes.push_back(MakeText(entries[i].lane));
+    marks.push_back(entries[i].mark ? Int64GetDatum(*entries[i].mark) : Datum(0));
+    mark_nulls[i] = !entries[i].mark;
+  }
+  Datum args[4] = {MakeArray(streams, nullptr, TEXTOID), MakeArray(priorities, nullptr, INT4OID),
+                   MakeArray(lanes, nullptr, TEXTOID), MakeArray(marks, mark_nulls.get(), INT8OID)};
+  Execute(g_merge_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+}
+
+void AdvanceCheckpoint(const std::string& key, std::int64_t at) {
+  Datum args[2] = {MakeText(key), Int64GetDatum(at)};
+  Execute(g_advance_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+}
+
+// Returns whether the lease was granted or renewed (reference §2.5).
+bool LeaseCorrelator(const core::CorrelatorLease& lease, std::optional<std::int64_t> checkpoint) {
+  Datum args[4] = {MakeText(lease.key), checkpoint ? Int64GetDatum(*checkpoint) : Datum(0), MakeText(lease.by),
+                   Int32GetDatum(static_cast<int32>(lease.millis))};
+  const char nulls[5] = {' ', checkpoint ? ' ' : 'n', ' ', ' ', '\0'};
+  Execute(g_lease_plan.Get(), args, nulls, false, 0, SPI_OK_INSERT);
+  return RowCount() > 0;
+}
+
+}  // namespace
+}  // namespace act::pg
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_subscribe) {
+  if (PG_ARGISNULL(0)) throw core::ValidationError("subscriptions must not be null", core::sqlstate::kNullValueNotAllowed);
+  const std::vector<core::SubscriptionEntry> entries = core::ParseSubscriptions(pg::JsonArgument(fcinfo, 0));
+  const std::optional<std::int64_t> checkpoint =
+      PG_ARGISNULL(1) ? std::nullopt : std::optional<std::int64_t>(PG_GETARG_INT64(1));
+  const std::optional<core::CorrelatorLease> correlator = core::ParseCorrelator(pg::JsonArgument(fcinfo, 2));
+  if (correlator && correlator->key.empty())
+    throw core::ValidationError("correlator.key must not be empty: '' is the shared checkpoint");
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].source && core::IsPattern(*entries[i].source))
+      pg::ValidatePattern(*entries[i].source, "the source of subscription \"" + entries[i].stream + "\"");
+
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  pg::SpiSession spi;
+  int subscribed = 0;
+  if (!entries.empty()) {
+    const std::unordered_set<std::string> existing = pg::ExistingStreams(entries);
+    if (existing.size() < entries.size()) {
+      // New rows: no commit may mark (or miss) them while they are back-filled.
+      pg::TakeRegistryExclusive();
+      subscribed = pg::InsertAndBackfill(entries);
+    }
+    pg::MergeExisting(entries);
+  }
+  std::optional<bool> correlating;
+  if (correlator) {
+    correlating = pg::LeaseCorrelator(*correlator, checkpoint);
+    if (!*correlating && checkpoint) pg::AdvanceCheckpoint(correlator->key, *checkpoint);
+  }
+  if (checkpoint) pg::AdvanceCheckpoint("", *checkpoint);
+
+  Datum summary_args[1] = {pg::MakeText(correlator ? correlator->key : std::string())};
+  pg::Execute(pg::g_summary_plan.Get(), summary_args, nullptr, false, 0, SPI_OK_SELECT);
+  const int64 watermark = *pg::RowInt64(0, 1);
+  const int64 correlated_at = *pg::RowInt64(0, 2);
+  Datum values[4] = {Int32GetDatum(subscribed), Int64GetDatum(watermark), Int64GetDatum(correlated_at),
+                     BoolGetDatum(correlating.value_or(false))};
+  bool nulls[4] = {false, false, false, !correlating.has_value()};
+  pg::Guard([result, &values, &nulls] { tuplestore_putvalues(result->setResult, result->setDesc, values, nulls); });
+  spi.Finish();
+  return Datum(0);
+}

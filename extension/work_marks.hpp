@@ -1,0 +1,16 @@
+#pragma once
+// Static marking: a commit raises the work mark of every subscription whose
+// source matches the committed stream (SQL-API.md, act.subscribe).
+#include <string_view>
+#include <vector>
+
+#include "act/core/subscription_input.hpp"
+#include "error_bridge.hpp"
+
+namespace act::pg {
+
+// Runs inside the committing transaction, with SPI connected and the
+// registry lock held shared (see settings.hpp).
+void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events);
+
+}  // namespace act::pg

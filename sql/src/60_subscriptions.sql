@@ -1,0 +1,56 @@
+-- Subscriptions and the drain (SQL-API.md). All C++: extension/subscribe.cpp,
+-- claim.cpp, leases.cpp, stream_admin.cpp.
+
+CREATE FUNCTION act.subscribe(subscriptions jsonb, correlated_at bigint DEFAULT NULL, correlator jsonb DEFAULT NULL)
+RETURNS TABLE(subscribed int, watermark bigint, correlated_at bigint, correlating boolean)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_subscribe';
+COMMENT ON FUNCTION act.subscribe(jsonb, bigint, jsonb) IS
+  'Registers or merges reaction targets (new ones back-filled), advances the correlate checkpoint, leases the correlator';
+
+CREATE FUNCTION act.claim(from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL)
+RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_claim';
+COMMENT ON FUNCTION act.claim(int, int, text, int, text) IS
+  'Leases up to from_lagging + from_leading streams with work to `by` for `millis` ms, skipping rows others hold';
+
+CREATE FUNCTION act.ack(leases jsonb)
+RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_ack';
+COMMENT ON FUNCTION act.ack(jsonb) IS
+  'Sets watermarks and releases leases still held by their `by` (a `due` entry also defers the stream)';
+
+CREATE FUNCTION act.block(leases jsonb)
+RETURNS TABLE(stream text, source text, at bigint, by text, retry int, error text, lagging boolean, lane text)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_block';
+COMMENT ON FUNCTION act.block(jsonb) IS 'Blocks streams whose lease is still held by `by`, recording the error';
+
+CREATE FUNCTION act.defer(selector jsonb, until timestamptz) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_defer';
+COMMENT ON FUNCTION act.defer(jsonb, timestamptz) IS 'Makes the selected streams unclaimable until a time';
+
+CREATE FUNCTION act.reset(selector jsonb) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_reset';
+COMMENT ON FUNCTION act.reset(jsonb) IS 'Rewinds the selected streams to replay from the start (work marks kept)';
+
+CREATE FUNCTION act.unblock(selector jsonb) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_unblock';
+COMMENT ON FUNCTION act.unblock(jsonb) IS 'Unblocks the selected blocked streams; they resume at their watermark';
+
+CREATE FUNCTION act.prioritize(selector jsonb, priority int) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_prioritize';
+COMMENT ON FUNCTION act.prioritize(jsonb, int) IS 'Sets the priority of the selected streams';
+
+CREATE FUNCTION act.query_streams(filter jsonb DEFAULT '{}', after text DEFAULT NULL, max_streams int DEFAULT 100)
+RETURNS SETOF act.subscriptions
+LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_query_streams';
+COMMENT ON FUNCTION act.query_streams(jsonb, text, int) IS
+  'Subscription rows ordered by stream (C collation), keyset-paginated by `after`';

@@ -1,0 +1,117 @@
+-- act.subscribe: merge rules, static marking at commit, back-fill, checkpoint, correlator lease, bad input.
+BEGIN;
+SELECT plan(43);
+
+SELECT has_function('act', 'subscribe', ARRAY['jsonb', 'bigint', 'jsonb'], 'act.subscribe signature');
+
+-- History before any subscription: back-fill must see it.
+SELECT count(*) FROM act.commit('order-1', '[{"name": "Placed"}, {"name": "Paid"}]');   -- 1, 2
+SELECT count(*) FROM act.commit('order-2', '[{"name": "Placed"}, {"name": "__snapshot__", "data": {}}]');  -- 3, 4
+SELECT count(*) FROM act.commit('cart.1', '[{"name": "Added"}]');                       -- 5
+
+SELECT results_eq($$SELECT subscribed, watermark, correlated_at, correlating FROM act.subscribe('[
+    {"stream": "all"},
+    {"stream": "o1", "source": "order-1"},
+    {"stream": "o1-paid", "source": "order-1", "names": ["Paid"]},
+    {"stream": "orders", "source": "^order-[0-9]+$"},
+    {"stream": "placed", "names": ["Placed"]},
+    {"stream": "cart-dot", "source": "cart.1"},
+    {"stream": "nothing-yet", "source": "invoice-1"}]')$$,
+  $$VALUES (7, -1::bigint, -1::bigint, NULL::boolean)$$, 'seven new rows; no correlator: correlating is NULL');
+SELECT results_eq($$SELECT stream, at, retry, blocked, error, leased_by, priority, lane, deferred_at, correlated_at
+                      FROM act.subscriptions WHERE stream = 'o1'$$,
+  $$VALUES ('o1'::text, -1::bigint, -1, false, NULL::text, NULL::text, 0, 'default'::text, NULL::timestamptz, 2::bigint)$$,
+  'a new row: at -1, retry -1, free, priority 0, lane default');
+SELECT results_eq($$SELECT stream, correlated_at FROM act.subscriptions ORDER BY stream$$,
+  $$VALUES ('all'::text, 5::bigint), ('cart-dot', 5), ('nothing-yet', NULL), ('o1', 2), ('o1-paid', 2), ('orders', 3),
+           ('placed', 3)$$,
+  'back-fill: the highest existing event that is work (never a snapshot), by source and names');
+SELECT is((SELECT names FROM act.subscriptions WHERE stream = 'o1-paid'), ARRAY['Paid'], 'names are stored');
+
+-- Static marking at commit
+SELECT count(*) FROM act.commit('order-1', '[{"name": "Shipped"}]');          -- 6
+SELECT results_eq($$SELECT stream, correlated_at FROM act.subscriptions ORDER BY stream$$,
+  $$VALUES ('all'::text, 6::bigint), ('cart-dot', 5), ('nothing-yet', NULL), ('o1', 6), ('o1-paid', 2), ('orders', 6),
+           ('placed', 3)$$,
+  'a commit marks matching sources: null, literal, pattern; names filter');
+SELECT count(*) FROM act.commit('order-12', '[{"name": "Placed"}, {"name": "Noted"}]');     -- 7, 8
+SELECT results_eq($$SELECT stream, correlated_at FROM act.subscriptions WHERE stream IN ('o1', 'orders', 'placed', 'all') ORDER BY stream$$,
+  $$VALUES ('all'::text, 8::bigint), ('o1', 6), ('orders', 8), ('placed', 7)$$,
+  'literal sources match by equality only; the mark is the highest matching id of the batch');
+SELECT count(*) FROM act.commit('cartX1', '[{"name": "Added"}]');                           -- 9
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'cart-dot'), 9::bigint,
+  'a source with a metacharacter is a pattern (cart.1 matches cartX1)');
+SELECT count(*) FROM act.commit('order-1', '[{"name": "__snapshot__", "data": {}}]');      -- 10
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'all'), 9::bigint, 'snapshots mark nothing');
+SELECT count(*) FROM act.truncate('[{"stream": "order-12"}]');                              -- 11
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'all'), 9::bigint, 'truncate marks nothing');
+SELECT count(*) FROM act.commit('invoice-1', '[{"name": "Issued"}]');                      -- 12
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'nothing-yet'), 12::bigint, 'a first mark lands on a NULL mark');
+
+-- Blocked rows are marked too
+UPDATE act.subscriptions SET blocked = true WHERE stream = 'o1';
+SELECT count(*) FROM act.commit('order-1', '[{"name": "Refunded"}]');                      -- 13
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'o1'), 13::bigint, 'blocked rows are marked (claim skips them)');
+UPDATE act.subscriptions SET blocked = false WHERE stream = 'o1';
+
+-- Merge rules for existing rows
+SELECT results_eq($$SELECT subscribed FROM act.subscribe('[{"stream": "o1", "source": "other", "names": ["X"], "priority": 3, "lane": "fast", "correlated_at": 20}]')$$,
+  ARRAY[0], 'an existing row is not counted as subscribed');
+SELECT results_eq($$SELECT source, names, priority, lane, correlated_at FROM act.subscriptions WHERE stream = 'o1'$$,
+  $$VALUES ('order-1'::text, NULL::text[], 3, 'fast'::text, 20::bigint)$$,
+  'source and names fixed at first insert; priority raised; lane set; mark raised');
+SELECT count(*) FROM act.subscribe('[{"stream": "o1", "priority": 1, "lane": "fast", "correlated_at": 15}]');
+SELECT results_eq($$SELECT priority, correlated_at FROM act.subscriptions WHERE stream = 'o1'$$,
+  $$VALUES (3, 20::bigint)$$, 'priority only rises; the mark never regresses');
+SELECT count(*) FROM act.subscribe('[{"stream": "o1"}]');
+SELECT results_eq($$SELECT lane, correlated_at FROM act.subscriptions WHERE stream = 'o1'$$,
+  $$VALUES ('default'::text, 20::bigint)$$, 'omitting lane re-lanes to default (last writer wins); an omitted mark changes nothing');
+SELECT count(*) FROM act.subscribe('[{"stream": "dup", "priority": 1, "lane": "a", "correlated_at": 4}, {"stream": "dup", "priority": 5, "lane": "b", "correlated_at": 2}, {"stream": "dup", "priority": 2, "correlated_at": 3}]');
+SELECT results_eq($$SELECT priority, lane, correlated_at FROM act.subscriptions WHERE stream = 'dup'$$,
+  $$VALUES (5, 'default'::text, 13::bigint)$$, 'duplicates in one call: highest priority, last lane, highest mark (back-fill wins here)');
+SELECT count(*) FROM act.subscribe('[{"stream": "marked", "source": "nope", "correlated_at": 4}]');
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'marked'), 4::bigint, 'a new row takes its given mark');
+SELECT is((SELECT count(*) FROM act.subscribe('[]')), 1::bigint, 'an empty list still returns the summary row');
+
+-- Checkpoint and correlator lease
+SELECT results_eq($$SELECT correlated_at, correlating FROM act.subscribe('[]', 10)$$, $$VALUES (10::bigint, NULL::boolean)$$,
+  'the checkpoint advances the shared row');
+SELECT results_eq($$SELECT correlated_at FROM act.subscribe('[]', 4)$$, ARRAY[10::bigint], 'the checkpoint never goes back');
+SELECT results_eq($$SELECT correlated_at, correlating FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1", "millis": 60000}')$$,
+  $$VALUES (10::bigint, true)$$, 'a new correlator key inherits the shared floor and is leased');
+SELECT results_eq($$SELECT correlated_at, correlating FROM act.subscribe('[]', 12, '{"key": "k", "by": "w2", "millis": 60000}')$$,
+  $$VALUES (12::bigint, false)$$, 'another worker is refused, but its checkpoint still advances');
+SELECT results_eq($$SELECT leased_by, at FROM act.correlators WHERE key = 'k'$$, $$VALUES ('w1'::text, 12::bigint)$$,
+  'the lease stays with its holder');
+SELECT is((SELECT at FROM act.correlators WHERE key = ''), 12::bigint, 'the shared row tracks the furthest checkpoint');
+SELECT results_eq($$SELECT correlating FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1", "millis": 60000}')$$,
+  ARRAY[true], 'the holder renews');
+SELECT results_eq($$SELECT correlating FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1", "millis": 0}')$$,
+  ARRAY[true], 'non-positive millis releases');
+SELECT ok((SELECT leased_by IS NULL AND leased_until IS NULL FROM act.correlators WHERE key = 'k'), 'released');
+SELECT results_eq($$SELECT correlating FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w2", "millis": 60000}')$$,
+  ARRAY[true], 'a released lease goes to the next asker');
+UPDATE act.correlators SET leased_until = now() - interval '1 second' WHERE key = 'k';
+SELECT results_eq($$SELECT correlating FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w3", "millis": 60000}')$$,
+  ARRAY[true], 'an expired lease can be taken');
+SELECT results_eq($$SELECT correlated_at FROM act.subscribe('[]', NULL, '{"key": "k2", "by": "w1", "millis": 1000}')$$,
+  ARRAY[12::bigint], 'keys are independent; a new key starts at the shared floor');
+SELECT is((SELECT watermark FROM act.subscribe('[]')), -1::bigint, 'watermark: the highest at (-1 when none)');
+UPDATE act.subscriptions SET at = 7 WHERE stream = 'all';
+SELECT is((SELECT watermark FROM act.subscribe('[]')), 7::bigint, 'watermark follows at');
+
+-- Bad input: nothing changes
+CREATE TEMP TABLE before_bad AS SELECT count(*) AS n FROM act.subscriptions;
+SELECT throws_ok($$SELECT * FROM act.subscribe('{"stream": "x"}')$$, '22023', 'subscriptions must be a JSON array, not an object', 'not an array');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "ok-1"}, {"source": "x"}]')$$, '22023', 'subscriptions[1].stream is required', 'a missing stream');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": 7}]')$$, '22023', 'subscriptions[0].stream must be a string, not a number', 'a non-string stream');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "names": []}]')$$, '22023', NULL, 'empty names is bad input');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "names": ["a", 1]}]')$$, '22023', 'subscriptions[0].names[1] must be a string, not a number', 'names hold strings');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "priority": 1.5}]')$$, '22023', 'subscriptions[0].priority must be an integer, not a fraction', 'a fractional priority');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "source": "order-(", "correlated_at": 1}]')$$, '2201B', NULL, 'an invalid regex source: 2201B');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1"}')$$, '22023', 'correlator.millis is required', 'a correlator without millis');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "", "by": "w1", "millis": 5}')$$, '22023', NULL, 'the shared key is not a lease');
+SELECT is((SELECT count(*) FROM act.subscriptions), (SELECT n FROM before_bad), 'bad input inserted nothing');
+
+SELECT * FROM finish();
+ROLLBACK;
