@@ -16,6 +16,7 @@
 #include "jsonb_access.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
+#include "stream_head.hpp"
 #include "work_marks.hpp"
 #include "timestamps.hpp"
 
@@ -67,40 +68,6 @@ std::vector<EventInput> ReadEvents(std::string_view stream, Jsonb* events) {
     inputs.push_back(input);
   }
   return inputs;
-}
-
-struct StreamHead {
-  int32 version = -1;  // -1: the stream has no events
-  bool closed = false;
-  core::Hash hash{};
-};
-
-const Oid kHeadArgTypes[] = {TEXTOID};
-SavedPlan g_head_plan("SELECT version, name = '__tombstone__', hash FROM act.events "
-                      "WHERE stream = $1 ORDER BY version DESC LIMIT 1",
-                      1, kHeadArgTypes);
-
-// Reads the head with a fresh snapshot (SPI, read-write) after the fence is held.
-StreamHead ReadHead(Datum stream) {
-  Datum values[1] = {stream};
-  Execute(g_head_plan.Get(), values, nullptr, false, 1, SPI_OK_SELECT);
-  StreamHead head;
-  if (SPI_processed == 0) return head;
-  StreamHead* out = &head;
-  Guard([out] {
-    HeapTuple row = SPI_tuptable->vals[0];
-    TupleDesc desc = SPI_tuptable->tupdesc;
-    bool is_null;
-    out->version = DatumGetInt32(SPI_getbinval(row, desc, 1, &is_null));
-    out->closed = DatumGetBool(SPI_getbinval(row, desc, 2, &is_null));
-    Datum hash = SPI_getbinval(row, desc, 3, &is_null);
-    if (!is_null) {
-      bytea* bytes = DatumGetByteaPP(hash);
-      // A stored hash of the wrong length is tampering; verify reports it, the chain goes on from its bytes.
-      memcpy(out->hash.data(), VARDATA_ANY(bytes), Min(VARSIZE_ANY_EXHDR(bytes), out->hash.size()));
-    }
-  });
-  return head;
 }
 
 const Oid kInsertOneArgTypes[] = {TEXTOID, INT4OID, TEXTOID, JSONBOID, JSONBOID, JSONBOID, TIMESTAMPTZOID, BYTEAOID};
@@ -225,9 +192,12 @@ ACT_SQL_FUNCTION(act_commit) {
   const Datum stream_datum = PG_GETARG_DATUM(0);
 
   pg::SpiSession spi;
-  pg::TakeCommitFence();
-  pg::TakeRegistryShared();
-  const pg::StreamHead head = pg::ReadHead(stream_datum);
+  if (!events.empty()) {
+    // An empty list only checks: it needs no fence.
+    pg::TakeCommitFence();
+    pg::TakeRegistryShared();
+  }
+  const pg::StreamHead head = pg::CurrentHead(stream_datum, std::string(stream), expected);
   if (head.closed) throw core::ClosedStreamError(std::string(stream));
   if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
   if (!events.empty()) {

@@ -16,7 +16,11 @@ char g_sqlstate[6];
 
 void Remember(const char* code, const char* message) {
   snprintf(g_sqlstate, sizeof g_sqlstate, "%s", code);
-  snprintf(g_message, sizeof g_message, "%s", message);
+  // Cut on a character boundary: the server checks the message's encoding.
+  // (pg_mbcliplen does not raise errors.)
+  const int length = pg_mbcliplen(message, static_cast<int>(strlen(message)), static_cast<int>(sizeof g_message) - 1);
+  memcpy(g_message, message, static_cast<size_t>(length));
+  g_message[length] = '\0';
 }
 
 int ToErrcode(const char* code) { return MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]); }

@@ -1,12 +1,13 @@
 #include "act/core/errors.hpp"
 
-#include "act/core/text.hpp"
 
 namespace act::core {
 
 namespace {
+// The contract fixes these messages: the stream name appears whole (it is at
+// most 1,000 bytes).
 std::string ConflictMessage(const std::string& stream, const std::string& expected, long long actual) {
-  return "concurrency conflict on stream " + Quoted(stream) + ": expected version " + expected +
+  return "concurrency conflict on stream \"" + stream + "\": expected version " + expected +
          ", actual version " + std::to_string(actual);
 }
 }  // namespace
@@ -18,6 +19,6 @@ ConcurrencyError::ConcurrencyError(const std::string& stream, long long actual)
     : SqlError(sqlstate::kSerializationFailure, ConflictMessage(stream, "any", actual)) {}
 
 ClosedStreamError::ClosedStreamError(const std::string& stream)
-    : SqlError(sqlstate::kObjectNotInPrerequisiteState, "stream " + Quoted(stream) + " is closed") {}
+    : SqlError(sqlstate::kObjectNotInPrerequisiteState, "stream \"" + stream + "\" is closed") {}
 
 }  // namespace act::core

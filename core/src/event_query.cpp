@@ -33,7 +33,11 @@ std::string EventQuerySql(const EventQuery& query) {
 
   std::string sql = "SELECT * FROM act.events";
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
-  sql += query.backward ? " ORDER BY id DESC" : " ORDER BY id";
+  // Within one stream version order is id order, and (stream, version) is
+  // indexed: a generic plan then never walks the whole log for one stream.
+  const char* order = query.stream && query.stream_exact ? " ORDER BY version" : " ORDER BY id";
+  sql += order;
+  if (query.backward) sql += " DESC";
   sql += " LIMIT $9";
   return sql;
 }

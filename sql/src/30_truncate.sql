@@ -21,6 +21,12 @@ BEGIN
   RETURN value #>> '{}';
 END $$;
 
+-- Under a transaction snapshot, refuses (40001) to truncate a stream whose
+-- latest head this transaction cannot see.
+CREATE FUNCTION act._require_latest_head(stream text) RETURNS void
+LANGUAGE c VOLATILE STRICT
+AS 'MODULE_PATHNAME', 'act_require_latest_head';
+
 CREATE FUNCTION act.truncate(targets jsonb)
 RETURNS TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -50,6 +56,9 @@ BEGIN
       RAISE EXCEPTION 'targets[%] must be a JSON object', position USING ERRCODE = 'invalid_parameter_value';
     END IF;
     PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
+    IF (SELECT count(*) FROM jsonb_array_elements(targets) t WHERE t ->> 'stream' = target ->> 'stream') > 1 THEN
+      RAISE EXCEPTION 'targets name stream "%" more than once', target ->> 'stream' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     IF target ? 'before' AND jsonb_typeof(target -> 'before') <> 'null' THEN
       IF target ? 'snapshot' AND jsonb_typeof(target -> 'snapshot') <> 'null' THEN
         RAISE EXCEPTION 'targets[%] has both "snapshot" and "before"', position USING ERRCODE = 'invalid_parameter_value';
@@ -63,7 +72,10 @@ BEGIN
       END IF;
       PERFORM (target ->> 'max_id')::bigint;
     ELSE
-      PERFORM act._require_object(target -> 'snapshot', format('targets[%s].snapshot', position));
+      IF target ? 'max_id' THEN
+        RAISE EXCEPTION 'targets[%].max_id needs "before" (a retention window)', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM act._require_object(nullif(target -> 'snapshot', 'null'), format('targets[%s].snapshot', position));
       PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
     END IF;
     position := position + 1;
@@ -80,6 +92,7 @@ BEGIN
     seed_name := CASE WHEN seed_data IS NULL THEN '__tombstone__' ELSE '__snapshot__' END;
     seed_data := coalesce(seed_data, '{}');
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
+    PERFORM act._require_latest_head(target_stream);
     DELETE FROM act.events e WHERE e.stream = target_stream;
     GET DIAGNOSTICS removed = ROW_COUNT;
     DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;

@@ -1,7 +1,8 @@
 -- act.query_stats(streams, options): per-stream head/tail/count/names (reference §2.15).
 
+-- STABLE: timestamptz renders in the session's time zone.
 CREATE FUNCTION act._event_json(e act.events) RETURNS jsonb
-LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
 RETURN jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, 'name', e.name,
                           'data', e.data, 'meta', e.meta, 'created', e.created);
 

@@ -14,7 +14,12 @@ CREATE FUNCTION act.verify(stream text DEFAULT NULL)
 RETURNS TABLE(stream text, events bigint, valid boolean, first_bad_version int)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
-  WITH chained AS (
+  -- Two gated branches, so checking one stream reads only its events.
+  WITH scope AS (
+    SELECT e.* FROM act.events e WHERE verify.stream IS NULL
+    UNION ALL
+    SELECT e.* FROM act.events e WHERE e.stream = verify.stream
+  ), chained AS (
     SELECT e.stream, e.version, e.hash,
            lag(e.version) OVER w AS prev_version,
            CASE
@@ -23,8 +28,7 @@ BEGIN ATOMIC
              ELSE (SELECT a.prev FROM act.stream_anchors a WHERE a.stream = e.stream AND a.version = e.version)
            END AS prev,
            e.name, e.data, e.meta, e.created
-      FROM act.events e
-     WHERE verify.stream IS NULL OR e.stream = verify.stream
+      FROM scope e
     WINDOW w AS (PARTITION BY e.stream ORDER BY e.version)
   ), checked AS (
     SELECT c.stream, c.version,

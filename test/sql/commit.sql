@@ -1,6 +1,6 @@
 -- act.commit: versions, ids, atomicity, conflicts, closed streams, bad input.
 BEGIN;
-SELECT plan(59);
+SELECT plan(60);
 
 SELECT has_function('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'act.commit(stream, events, meta, expected_version)');
 SELECT function_returns('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'setof act.events', 'returns SETOF act.events');
@@ -83,6 +83,9 @@ SELECT throws_ok(format($$SELECT * FROM act.commit('%s', '[{"name": "A"}]')$$, r
   'a stream name over 1000 bytes');
 SELECT is((SELECT count(*) FROM act.commit(repeat('s', 1000), '[{"name": "A"}]')), 1::bigint,
   'a stream name of exactly 1000 bytes is fine');
+SELECT throws_ok(format($$SELECT * FROM act.commit('%s', '[{"name": "B"}]', '{}', 5)$$, repeat('s', 1000)), '40001',
+  format('concurrency conflict on stream "%s": expected version 5, actual version 0', repeat('s', 1000)),
+  'the conflict message names a long stream in full');
 SELECT throws_ok($$SELECT * FROM act.commit(NULL, '[{"name": "A"}]')$$, '22004', 'stream must not be null', 'NULL stream');
 SELECT throws_ok($$SELECT * FROM act.commit('s', NULL)$$, '22004', 'events for stream "s" must not be null', 'NULL events');
 SELECT throws_ok($$SELECT * FROM act.commit('s', '[{"name": "A"}]', '{}', -2)$$, '22023',

@@ -1,6 +1,6 @@
 -- act.truncate: full (tombstone / snapshot seed) and windowed targets, ordering, bad input.
 BEGIN;
-SELECT plan(23);
+SELECT plan(26);
 
 SELECT has_function('act', 'truncate', ARRAY['jsonb'], 'act.truncate(targets)');
 SELECT count(*) FROM act.commit('t-1', '[{"name": "A"}, {"name": "B"}, {"name": "C"}]');
@@ -53,7 +53,13 @@ SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "t-2", "snapshot": {}
 SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "t-2", "snapshot": [1]}]')$$, '22023',
   'targets[0].snapshot must be a JSON object, not array', 'a non-object snapshot');
 SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "t-2", "before": "soon"}]')$$, '22007', NULL, 'a bad timestamp');
+SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "t-2", "max_id": 5}]')$$, '22023',
+  'targets[0].max_id needs "before" (a retention window)', 'max_id without before does not close the stream');
+SELECT throws_ok($$SELECT * FROM act.truncate('[{"stream": "t-2"}, {"stream": "t-2", "snapshot": {}}]')$$, '22023',
+  'targets name stream "t-2" more than once', 'one stream twice');
 SELECT is((SELECT count(*) FROM act.events), (SELECT n FROM before_bad), 'nothing was written');
+SELECT results_eq($$SELECT name FROM act.truncate('[{"stream": "t-5", "snapshot": null, "meta": null, "before": null}]')$$,
+  ARRAY['__tombstone__'], 'null snapshot, meta and before read as absent');
 
 SELECT * FROM finish();
 ROLLBACK;

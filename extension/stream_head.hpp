@@ -1,0 +1,32 @@
+#pragma once
+// A stream's head (last version, closed or not, last hash) as a commit or a
+// truncate must build on it.
+#include <optional>
+#include <string>
+
+#include "act/core/event_hash.hpp"
+#include "error_bridge.hpp"
+
+namespace act::pg {
+
+struct StreamHead {
+  int32 version = -1;  // -1: the stream has no events
+  bool closed = false;
+  core::Hash hash{};
+};
+
+// Needs SPI. Read-write SPI takes a fresh snapshot per query in READ
+// COMMITTED (so, after the fence, the latest head) and the transaction's
+// snapshot above it; read-only SPI uses the active snapshot.
+StreamHead ReadHead(Datum stream, bool read_only = false);
+
+// The head as the newest committed data has it, whatever the snapshot.
+StreamHead ReadLatestHead(Datum stream);
+bool SameHead(const StreamHead& a, const StreamHead& b);
+
+// The head to build on. Under a transaction snapshot (REPEATABLE READ,
+// SERIALIZABLE) that no longer shows the latest head, writing would fork the
+// stream: a closed stream or a concurrency conflict, whatever was expected.
+StreamHead CurrentHead(Datum stream, const std::string& name, std::optional<long long> expected);
+
+}  // namespace act::pg

@@ -1,0 +1,24 @@
+// act._require_latest_head(stream): act.truncate's guard against deleting a
+// stream through a stale transaction snapshot (REPEATABLE READ,
+// SERIALIZABLE), which would leave later events beside the new seed.
+#include <string>
+
+#include "act/core/errors.hpp"
+#include "error_bridge.hpp"
+#include "jsonb_access.hpp"
+#include "spi.hpp"
+#include "stream_head.hpp"
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_require_latest_head) {
+  // STRICT in SQL.
+  if (!IsolationUsesXactSnapshot()) PG_RETURN_VOID();
+  pg::SpiSession spi;
+  const Datum stream = PG_GETARG_DATUM(0);
+  const pg::StreamHead visible = pg::ReadHead(stream);
+  const pg::StreamHead latest = pg::ReadLatestHead(stream);
+  if (!pg::SameHead(visible, latest)) throw core::ConcurrencyError(std::string(pg::TextArg(fcinfo, 0)), latest.version);
+  spi.Finish();
+  PG_RETURN_VOID();
+}
