@@ -15,8 +15,10 @@ namespace act::pg {
 namespace {
 
 const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
-SavedPlan g_claim_plan(core::ClaimSql(false), 6, kClaimArgTypes);
-SavedPlan g_claim_lane_plan(core::ClaimSql(true), 6, kClaimArgTypes);
+// The statement is index-driven by construction; a custom plan per call
+// would only add planning time.
+SavedPlan g_claim_plan(core::ClaimSql(false), 6, kClaimArgTypes, PlanMode::kGeneric);
+SavedPlan g_claim_lane_plan(core::ClaimSql(true), 6, kClaimArgTypes, PlanMode::kGeneric);
 
 }  // namespace
 }  // namespace act::pg

@@ -21,10 +21,11 @@ void SpiSession::Finish() {
   finished_ = true;
 }
 
-SPIPlanPtr PrepareKept(const std::string& sql, int nargs, const Oid* argtypes) {
+SPIPlanPtr PrepareKept(const std::string& sql, int nargs, const Oid* argtypes, PlanMode mode) {
   const char* text = sql.c_str();
-  return Guard([text, nargs, argtypes] {
-    SPIPlanPtr plan = SPI_prepare(text, nargs, const_cast<Oid*>(argtypes));
+  const int options = mode == PlanMode::kGeneric ? CURSOR_OPT_GENERIC_PLAN : 0;
+  return Guard([text, nargs, argtypes, options] {
+    SPIPlanPtr plan = SPI_prepare_cursor(text, nargs, const_cast<Oid*>(argtypes), options);
     if (plan == nullptr) elog(ERROR, "pg_act: SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
     if (SPI_keepplan(plan) != 0) elog(ERROR, "pg_act: SPI_keepplan failed");
     return plan;
@@ -32,7 +33,7 @@ SPIPlanPtr PrepareKept(const std::string& sql, int nargs, const Oid* argtypes) {
 }
 
 SPIPlanPtr SavedPlan::Get() {
-  if (plan_ == nullptr) plan_ = PrepareKept(sql_, nargs_, argtypes_);
+  if (plan_ == nullptr) plan_ = PrepareKept(sql_, nargs_, argtypes_, mode_);
   return plan_;
 }
 

@@ -41,14 +41,16 @@ std::string ClaimSql(bool by_lane) {
          "  GROUP BY c.stream"
          "), locked AS ("
          // Re-check under the row lock: a competitor may have leased it since.
-         "  SELECT s.stream, c.lagging FROM act.subscriptions s JOIN candidates c ON c.stream = s.stream"
-         "  WHERE NOT s.blocked AND " + free +
+         // `= ANY (ARRAY(...))` keeps this an index lookup whatever the estimates.
+         "  SELECT s.stream FROM act.subscriptions s"
+         "  WHERE s.stream = ANY (ARRAY(SELECT c.stream FROM candidates c)) AND NOT s.blocked AND " + free +
          "  FOR UPDATE OF s SKIP LOCKED"
          "), granted AS ("
          "  UPDATE act.subscriptions s SET leased_by = $4, retry = s.retry + 1,"
          "    leased_until = now() + $5 * interval '1 millisecond'"
-         "  FROM locked l WHERE s.stream = l.stream"
-         "  RETURNING s.stream, s.source, s.at, s.leased_by, s.retry, l.lagging, s.lane"
+         "  FROM candidates c"
+         "  WHERE s.stream = ANY (ARRAY(SELECT l.stream FROM locked l)) AND c.stream = s.stream"
+         "  RETURNING s.stream, s.source, s.at, s.leased_by, s.retry, c.lagging, s.lane"
          ") SELECT * FROM granted ORDER BY stream";
 }
 

@@ -43,7 +43,7 @@ CREATE TABLE act.subscriptions (
   lane          text NOT NULL DEFAULT 'default',
   deferred_at   timestamptz,
   correlated_at bigint
-);
+) WITH (fillfactor = 70);  -- room for HOT updates: claims and acks rewrite rows all day
 COMMENT ON TABLE act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
 -- The work set: only rows with pending work are in these indexes, so claim
 -- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
