@@ -25,6 +25,21 @@ SELECT version, name FROM act.query('ticket-1', backward => true);
 SELECT stream, deleted, version, name FROM act.truncate('[{"stream": "ticket-2"}]');
 SELECT * FROM act.commit('ticket-2', '[{"name": "Reopened"}]');
 
+\echo '== a reaction: the notifier subscribes to ticket-1 and is back-filled from history'
+SELECT subscribed FROM act.subscribe('[{"stream": "notifier", "source": "ticket-1"}]');
+SELECT stream, source, at, correlated_at FROM act.subscriptions;
+
+\echo '== a worker claims it, reads what it has not handled, acks the last id'
+SELECT stream, source, at, by, retry FROM act.claim(5, 0, 'worker-1', 30000);
+SELECT id, name, data FROM act.query('ticket-1', after => -1);
+SELECT stream, at FROM act.ack('[{"stream": "notifier", "by": "worker-1", "at": 3}]');
+
+\echo '== a new commit marks the subscription: claimable again, then caught up'
+SELECT id, version, name FROM act.commit('ticket-1', '[{"name": "Commented", "data": {"text": "fixed"}}]');
+SELECT stream, at, correlated_at, at < correlated_at AS has_work FROM act.subscriptions;
+SELECT stream, at FROM act.ack((SELECT jsonb_agg(to_jsonb(c) || '{"at": 6}') FROM act.claim(5, 0, 'worker-2', 30000) c));
+SELECT stream, at, correlated_at, at < correlated_at AS has_work FROM act.subscriptions;
+
 \echo '== the hash chain of every stream verifies'
 SELECT * FROM act.verify();
 SELECT stream, version, name, encode(hash, 'hex') AS hash FROM act.events ORDER BY id;

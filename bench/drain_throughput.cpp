@@ -1,0 +1,127 @@
+// Drain throughput: W workers share S streams of E events each; every worker
+// loops claim -> query -> ack until no stream has work. Prints one JSON line.
+// Usage: drain_throughput WORKERS STREAMS EVENTS (connection from PG* variables).
+#include <libpq-fe.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct ConnectionClose {
+  void operator()(PGconn* connection) const { PQfinish(connection); }
+};
+struct ResultClear {
+  void operator()(PGresult* result) const { PQclear(result); }
+};
+using Connection = std::unique_ptr<PGconn, ConnectionClose>;
+using Result = std::unique_ptr<PGresult, ResultClear>;
+
+Connection Connect() {
+  Connection connection(PQconnectdb(""));
+  if (PQstatus(connection.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(connection.get()));
+  return connection;
+}
+
+Result Run(PGconn* connection, const char* sql, const std::vector<std::string>& params = {}) {
+  std::vector<const char*> values;
+  for (const std::string& param : params) values.push_back(param.c_str());
+  Result result(PQexecParams(connection, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr,
+                             nullptr, 0));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
+    throw std::runtime_error(std::string(sql) + ": " + PQresultErrorMessage(result.get()));
+  return result;
+}
+
+std::string Quote(const std::string& text) { return "\"" + text + "\""; }
+
+void Setup(PGconn* connection, int streams, int events) {
+  std::string batch = "[";
+  for (int e = 0; e < events; ++e) batch += std::string(e ? "," : "") + R"({"name": "Happened", "data": {"n": )" +
+                                              std::to_string(e) + "}}";
+  batch += "]";
+  std::string subscriptions = "[";
+  for (int s = 0; s < streams; ++s) {
+    Run(connection, "SELECT count(*) FROM act.commit($1, $2::jsonb)", {"src-" + std::to_string(s), batch});
+    subscriptions += std::string(s ? "," : "") + R"({"stream": )" + Quote("proj-" + std::to_string(s)) +
+                     R"(, "source": )" + Quote("src-" + std::to_string(s)) + "}";
+  }
+  subscriptions += "]";
+  Run(connection, "SELECT * FROM act.subscribe($1::jsonb)", {subscriptions});
+}
+
+struct Tally {
+  std::atomic<long> streams{0};
+  std::atomic<long> events{0};
+};
+
+void Work(int id, Tally& tally) {
+  Connection connection = Connect();
+  const std::string by = "worker-" + std::to_string(id);
+  for (;;) {
+    Result leases = Run(connection.get(), "SELECT stream, source, at FROM act.claim(8, 2, $1, 30000)", {by});
+    const int count = PQntuples(leases.get());
+    if (count == 0) {
+      Result left = Run(connection.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
+      if (std::atol(PQgetvalue(left.get(), 0, 0)) == 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    std::string acks = "[";
+    for (int row = 0; row < count; ++row) {
+      const std::string stream = PQgetvalue(leases.get(), row, 0);
+      const std::string source = PQgetvalue(leases.get(), row, 1);
+      const std::string at = PQgetvalue(leases.get(), row, 2);
+      Result fetched = Run(connection.get(), "SELECT id FROM act.query($1, after => $2::bigint)", {source, at});
+      const int handled = PQntuples(fetched.get());
+      const std::string last = handled ? PQgetvalue(fetched.get(), handled - 1, 0) : at;
+      tally.events += handled;
+      tally.streams += 1;
+      acks += std::string(row ? "," : "") + R"({"stream": )" + Quote(stream) + R"(, "by": )" + Quote(by) +
+              R"(, "at": )" + last + "}";
+    }
+    acks += "]";
+    Run(connection.get(), "SELECT count(*) FROM act.ack($1::jsonb)", {acks});
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s WORKERS STREAMS EVENTS\n", argv[0]);
+    return 2;
+  }
+  const int workers = std::atoi(argv[1]);
+  const int streams = std::atoi(argv[2]);
+  const int events = std::atoi(argv[3]);
+  try {
+    Connection setup = Connect();
+    Setup(setup.get(), streams, events);
+    Tally tally;
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w) threads.emplace_back(Work, w, std::ref(tally));
+    for (auto& thread : threads) thread.join();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Result check = Run(setup.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
+    std::printf(
+        "{\"workers\": %d, \"streams\": %d, \"events_per_stream\": %d, \"seconds\": %.3f, \"streams_per_s\": %.1f, "
+        "\"events_per_s\": %.1f, \"events_handled\": %ld, \"left_with_work\": %s}\n",
+        workers, streams, events, seconds, streams / seconds, static_cast<double>(tally.events.load()) / seconds,
+        tally.events.load(),
+        PQgetvalue(check.get(), 0, 0));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "drain_throughput: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
