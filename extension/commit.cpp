@@ -13,9 +13,11 @@
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
+#include "horizon.hpp"
 #include "jsonb_access.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
+#include "spi_rows.hpp"
 #include "stream_head.hpp"
 #include "work_marks.hpp"
 #include "timestamps.hpp"
@@ -166,6 +168,44 @@ void Notify(std::string_view stream, const std::vector<core::EventRef>& refs) {
   Guard([text] { Async_Notify("act_commit", text); });
 }
 
+// Without an expected version a commit means "append": when a concurrent
+// commit to the same stream takes our versions first (concurrent mode), undo
+// what was inserted and build on the new head, a few times before giving up.
+constexpr int kAppendAttempts = 10;
+
+const Oid kUndoArgTypes[] = {INT8ARRAYOID};
+SavedPlan g_undo_plan("DELETE FROM act.events WHERE id = ANY ($1)", 1, kUndoArgTypes);
+
+void UndoInserted() {
+  std::vector<Datum> ids;
+  for (uint64 row = 0; row < SPI_processed; ++row) ids.push_back(Int64GetDatum(*RowInt64(row, 1)));
+  if (ids.empty()) return;
+  Datum args[1] = {MakeArray(ids, nullptr, INT8OID)};
+  Execute(g_undo_plan.Get(), args, nullptr, false, 0, SPI_OK_DELETE);
+}
+
+std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view stream, StreamHead head,
+                                         const std::vector<EventInput>& events, Jsonb* meta,
+                                         std::optional<long long> expected, ReturnSetInfo* result) {
+  const std::string name(stream);
+  const TimestampTz created = GetCurrentTransactionStartTimestamp();
+  for (int attempt = 1;; ++attempt) {
+    if (static_cast<long long>(head.version) + static_cast<long long>(events.size()) > INT_MAX)
+      throw core::ValidationError("stream " + core::Quoted(stream) + " cannot take " + std::to_string(events.size()) +
+                                  " more events: versions are int4");
+    PreparedRows rows = PrepareRows(stream, head, events, meta, created);
+    InsertRows(stream_datum, meta, created, rows);
+    if (SPI_processed == events.size()) return EmitRows(result);
+    // Another transaction took one of our versions after we read the head;
+    // ON CONFLICT waited for it to finish, so a fresh read sees it.
+    if (!expected) UndoInserted();
+    head = CurrentHead(stream_datum, name, expected);
+    if (head.closed) throw core::ClosedStreamError(name);
+    if (expected) throw core::ConcurrencyError(name, *expected, head.version);
+    if (attempt == kAppendAttempts) throw core::ConcurrencyError(name, head.version);
+  }
+}
+
 }  // namespace
 }  // namespace act::pg
 
@@ -193,27 +233,17 @@ ACT_SQL_FUNCTION(act_commit) {
 
   pg::SpiSession spi;
   if (!events.empty()) {
-    // An empty list only checks: it needs no fence.
-    pg::TakeCommitFence();
+    // An empty list only checks: it needs neither. Concurrent mode needs no
+    // fence: readers stay at or below the in-flight horizon instead.
+    if (!pg::ConcurrentMode()) pg::TakeCommitFence();
     pg::TakeRegistryShared();
   }
   const pg::StreamHead head = pg::CurrentHead(stream_datum, std::string(stream), expected);
   if (head.closed) throw core::ClosedStreamError(std::string(stream));
   if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
   if (!events.empty()) {
-    if (static_cast<long long>(head.version) + static_cast<long long>(events.size()) > INT_MAX)
-      throw core::ValidationError("stream " + core::Quoted(stream) + " cannot take " +
-                                  std::to_string(events.size()) + " more events: versions are int4");
-    const TimestampTz created = GetCurrentTransactionStartTimestamp();
-    pg::PreparedRows rows = pg::PrepareRows(stream, head, events, meta, created);
-    pg::InsertRows(stream_datum, meta, created, rows);
-    if (SPI_processed < events.size()) {
-      // Another transaction took one of our versions after we read the head.
-      const pg::StreamHead now = pg::ReadHead(stream_datum);
-      if (expected) throw core::ConcurrencyError(std::string(stream), *expected, now.version);
-      throw core::ConcurrencyError(std::string(stream), now.version);
-    }
-    const std::vector<core::EventRef> refs = pg::EmitRows(result);
+    pg::PublishInflight();  // before the insert takes ids
+    const std::vector<core::EventRef> refs = pg::AppendEvents(stream_datum, stream, head, events, meta, expected, result);
     pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
   }

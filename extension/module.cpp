@@ -1,5 +1,6 @@
 // Module entry: magic block, settings, and the commit fence.
 #include "error_bridge.hpp"
+#include "horizon.hpp"
 #include "settings.hpp"
 
 extern "C" {
@@ -33,9 +34,15 @@ void TakeRegistryExclusive() {
 }  // namespace act::pg
 
 void _PG_init(void) {
+  // Concurrent mode needs shared memory, which only preloading can reserve.
+  if (process_shared_preload_libraries_in_progress) act::pg::InstallConcurrentMode();
+  // NOTIFY serializes committing transactions: on by default only where
+  // commits are serialized anyway.
+  act::pg::g_notify_enabled = !act::pg::ConcurrentMode();
   DefineCustomBoolVariable("act.notify", "Sends NOTIFY act_commit with the committed ids from every act.commit.",
                            "A NOTIFY makes Postgres serialize committing transactions; workers can wait with "
-                           "act.wait() instead.",
-                           &act::pg::g_notify_enabled, true, PGC_USERSET, 0, nullptr, nullptr, nullptr);
+                           "act.wait() instead. Default: on in fenced mode, off in concurrent mode.",
+                           &act::pg::g_notify_enabled, act::pg::g_notify_enabled, PGC_USERSET, 0, nullptr, nullptr,
+                           nullptr);
   MarkGUCPrefixReserved("act");
 }

@@ -6,6 +6,7 @@
 #include "act/core/errors.hpp"
 #include "act/core/event_query.hpp"
 #include "error_bridge.hpp"
+#include "horizon.hpp"
 #include "spi.hpp"
 
 namespace act::pg {
@@ -63,7 +64,7 @@ ACT_SQL_FUNCTION(act_query) {
   query.backward = pg::BoolArg(fcinfo, pg::kBackward, false);
   // Fenced mode: commits become visible in id order, so every visible id is
   // already at or below the horizon and the cap would filter nothing.
-  query.capped = false;
+  query.capped = pg::ConcurrentMode() && core::NeedsHorizonCap(query);
 
   long long max_events = 0;
   if (!PG_ARGISNULL(pg::kMaxEvents)) {
@@ -99,10 +100,17 @@ ACT_SQL_FUNCTION(act_query) {
   });
 
   pg::SpiSession spi;
+  if (query.capped) {
+    values[core::kParamHorizon - 1] = Int64GetDatum(pg::Horizon());
+    nulls[core::kParamHorizon - 1] = ' ';
+  }
   SPIPlanPtr plan = pg::PlanFor(query);
   Datum* value_ptr = values;
   const char* null_ptr = nulls;
-  Portal cursor = pg::Guard([plan, value_ptr, null_ptr] { return SPI_cursor_open(nullptr, plan, value_ptr, null_ptr, true); });
+  // Not read-only: the cursor takes a snapshot now, after the horizon was
+  // computed, so it sees every id at or below it (READ COMMITTED).
+  Portal cursor =
+      pg::Guard([plan, value_ptr, null_ptr] { return SPI_cursor_open(nullptr, plan, value_ptr, null_ptr, false); });
   for (;;) {
     const uint64 fetched = pg::Guard([cursor, result] {
       SPI_cursor_fetch(cursor, true, pg::kFetchBatch);

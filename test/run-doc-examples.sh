@@ -22,7 +22,8 @@ for sql in "$dir"/*.sql; do
   [ -e "$sql" ] || continue
   expected="${sql%.sql}.expected"
   actual="${sql%.sql}.actual"
-  psql -X -q -P pager=off -d "$db" <"$sql" >"$actual" 2>&1
+  # Notices (such as the fenced-mode one at CREATE EXTENSION) depend on the cluster.
+  PGOPTIONS='-c client_min_messages=warning' psql -X -q -P pager=off -d "$db" <"$sql" >"$actual" 2>&1
   if [ -e "$expected" ] && diff -u "$expected" "$actual" >"${sql%.sql}.diff"; then
     passed=$((passed + 1))
   else

@@ -26,52 +26,53 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION act.max_event_id() IS 'The highest event id present (snapshots included), -1 when none';
 
--- Fenced mode: commits hold the fence until they are visible, so ids become
--- visible in id order and the highest visible id is the horizon.
+-- The horizon, act.wait and the mode are C++ (extension/horizon.cpp).
 CREATE FUNCTION act.horizon() RETURNS bigint
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-  SELECT coalesce((SELECT e.id FROM act.events e ORDER BY e.id DESC LIMIT 1), -1);
-END;
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_horizon';
 COMMENT ON FUNCTION act.horizon() IS
   'The highest id H such that every event with id <= H that will ever be visible is visible now';
 
 CREATE FUNCTION act.mode() RETURNS text
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
-RETURN 'fenced';
+LANGUAGE c STABLE
+AS 'MODULE_PATHNAME', 'act_mode';
 COMMENT ON FUNCTION act.mode() IS
   '''fenced'' (commits pass one fence) or ''concurrent'' (preloaded: commits in parallel behind the in-flight horizon)';
 
+CREATE FUNCTION act._inflight_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'act_inflight_holders';
+
+CREATE FUNCTION act._publish_inflight() RETURNS void
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'act_publish_inflight';
+
 CREATE FUNCTION act.horizon_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF act.mode() = 'concurrent' THEN
+    RETURN QUERY SELECT * FROM act._inflight_holders();
+    RETURN;
+  END IF;
+  -- Fenced mode: the transaction holding the commit fence.
+  RETURN QUERY
   SELECT l.pid, a.xact_start, NULL::bigint
     FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
    WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
      AND l.classid = 1633907745 AND l.objid = 1 AND l.objsubid = 2
    ORDER BY a.xact_start, l.pid;
-END;
-COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back (in fenced mode: the commit fence holder)';
+END $$;
+COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back';
 
 CREATE FUNCTION act.wait(after bigint, timeout_ms int) RETURNS bigint
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  deadline timestamptz;
-  seen bigint;
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_wait';
+COMMENT ON FUNCTION act.wait(bigint, int) IS
+  'Waits until act.horizon() passes after, or the timeout; returns the horizon (woken through shared memory in concurrent mode)';
+
+DO $$
 BEGIN
-  IF wait.after IS NULL OR wait.timeout_ms IS NULL THEN
-    RAISE EXCEPTION 'after and timeout_ms must not be null' USING ERRCODE = 'null_value_not_allowed';
+  IF act.mode() = 'fenced' THEN
+    RAISE NOTICE 'pg_act runs in fenced mode: commits pass one fence. Add pg_act to shared_preload_libraries for concurrent commits.';
   END IF;
-  IF wait.timeout_ms < 0 THEN
-    RAISE EXCEPTION 'timeout_ms must be 0 or more, not %', wait.timeout_ms USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  deadline := clock_timestamp() + make_interval(secs => wait.timeout_ms / 1000.0);
-  -- Fenced mode polls; each statement sees the latest commits (read committed).
-  LOOP
-    seen := act.horizon();
-    EXIT WHEN seen > wait.after OR clock_timestamp() >= deadline;
-    PERFORM pg_sleep(least(0.01, greatest(0, extract(epoch FROM deadline - clock_timestamp()))::float8));
-  END LOOP;
-  RETURN seen;
 END $$;
-COMMENT ON FUNCTION act.wait(bigint, int) IS 'Waits until act.horizon() passes after, or the timeout; returns the horizon';

@@ -1,0 +1,206 @@
+#include "horizon.hpp"
+
+#include <algorithm>
+
+#include "act/core/errors.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+extern "C" {
+#include "access/xlog.h"
+#include "port/atomics.h"
+#include "storage/condition_variable.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+#include "storage/shmem.h"
+#include "utils/wait_event.h"
+}
+
+namespace act::pg {
+namespace {
+
+struct InflightSlot {
+  pg_atomic_uint64 bound;  // 0: nothing in flight (ids start at 1)
+  Oid database;
+  int pid;
+  TimestampTz since;
+};
+
+struct SharedHorizon {
+  ConditionVariable advanced;  // broadcast whenever a bound is withdrawn
+  int slot_count;
+  InflightSlot slots[FLEXIBLE_ARRAY_MEMBER];
+};
+
+SharedHorizon* g_shared = nullptr;
+bool g_concurrent = false;
+bool g_published = false;  // this backend's slot holds a bound for the current transaction
+shmem_request_hook_type g_previous_request = nullptr;
+shmem_startup_hook_type g_previous_startup = nullptr;
+
+Size SharedSize() { return add_size(offsetof(SharedHorizon, slots), mul_size(MaxBackends, sizeof(InflightSlot))); }
+
+void RequestShared() {
+  if (g_previous_request != nullptr) g_previous_request();
+  RequestAddinShmemSpace(SharedSize());
+}
+
+void StartupShared() {
+  if (g_previous_startup != nullptr) g_previous_startup();
+  LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+  bool found = false;
+  g_shared = static_cast<SharedHorizon*>(ShmemInitStruct("pg_act horizon", SharedSize(), &found));
+  if (!found) {
+    ConditionVariableInit(&g_shared->advanced);
+    g_shared->slot_count = MaxBackends;
+    for (int i = 0; i < MaxBackends; ++i) {
+      pg_atomic_init_u64(&g_shared->slots[i].bound, 0);
+      g_shared->slots[i].database = InvalidOid;
+      g_shared->slots[i].pid = 0;
+      g_shared->slots[i].since = 0;
+    }
+  }
+  LWLockRelease(AddinShmemInitLock);
+}
+
+InflightSlot& MySlot() { return g_shared->slots[MyBackendId - 1]; }
+
+// Runs after the commit is visible to others (or after the abort).
+void Withdraw() {
+  if (!g_published) return;
+  g_published = false;
+  pg_atomic_write_u64(&MySlot().bound, 0);
+  pg_memory_barrier();
+  ConditionVariableBroadcast(&g_shared->advanced);
+}
+
+void OnTransactionEvent(XactEvent event, void*) {
+  switch (event) {
+    case XACT_EVENT_COMMIT:
+    case XACT_EVENT_ABORT:
+      Withdraw();
+      break;
+    case XACT_EVENT_PRE_PREPARE:
+      // The ids would become visible at COMMIT PREPARED, in another backend.
+      if (g_published)
+        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+                        errmsg("a transaction that committed events cannot be prepared in concurrent mode")));
+      break;
+    default:
+      break;
+  }
+}
+
+void OnExit(int, Datum) { Withdraw(); }
+
+const Oid kNoArgs[1] = {InvalidOid};
+// The last id taken from the sequence (0 when none yet). With CACHE 1 every
+// later nextval() returns more than this.
+SavedPlan g_high_water_plan(
+    "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM act.events_id_seq", 0, kNoArgs);
+SavedPlan g_max_visible_plan("SELECT coalesce(max(id), -1) FROM act.events", 0, kNoArgs);
+
+int64 QueryInt64(SavedPlan& plan) {
+  Execute(plan.Get(), nullptr, nullptr, false, 1, SPI_OK_SELECT);
+  return RowInt64(0, 1).value_or(-1);
+}
+
+int64 ConcurrentHorizon() {
+  if (Guard([] { return RecoveryInProgress(); }))
+    throw core::ValidationError("act.horizon() needs the primary in concurrent mode: a standby cannot see in-flight commits",
+                                core::sqlstate::kObjectNotInPrerequisiteState);
+  // Read the high-water mark first: a bound published after our scan belongs
+  // to ids above it.
+  const int64 high_water = QueryInt64(g_high_water_plan);
+  pg_memory_barrier();
+  // This backend's own bound is skipped: its uncommitted events are visible
+  // to itself, so for its own reads they hold nothing back.
+  uint64 lowest = 0;
+  for (int i = 0; i < g_shared->slot_count; ++i) {
+    if (i == MyBackendId - 1) continue;
+    InflightSlot& slot = g_shared->slots[i];
+    const uint64 bound = pg_atomic_read_u64(&slot.bound);
+    pg_read_barrier();
+    if (bound == 0 || slot.database != MyDatabaseId) continue;
+    if (lowest == 0 || bound < lowest) lowest = bound;
+  }
+  const int64 horizon = lowest == 0 ? high_water : std::min<int64>(high_water, static_cast<int64>(lowest) - 1);
+  return horizon < 1 ? -1 : horizon;
+}
+
+}  // namespace
+
+bool ConcurrentMode() { return g_concurrent; }
+
+void InstallConcurrentMode() {
+  g_concurrent = true;
+  g_previous_request = shmem_request_hook;
+  shmem_request_hook = RequestShared;
+  g_previous_startup = shmem_startup_hook;
+  shmem_startup_hook = StartupShared;
+  RegisterXactCallback(OnTransactionEvent, nullptr);
+  before_shmem_exit(OnExit, 0);
+}
+
+void PublishInflight() {
+  if (!g_concurrent || g_published) return;
+  if (MyBackendId < 1 || MyBackendId > g_shared->slot_count)
+    throw core::SqlError(core::sqlstate::kInternalError, "pg_act: this process has no horizon slot");
+  const int64 high_water = QueryInt64(g_high_water_plan);
+  InflightSlot& slot = MySlot();
+  slot.database = MyDatabaseId;
+  slot.pid = MyProcPid;
+  slot.since = GetCurrentTimestamp();
+  pg_write_barrier();
+  pg_atomic_write_u64(&slot.bound, static_cast<uint64>(high_water + 1));
+  g_published = true;
+  // Readers must see the bound before any id we take is used.
+  pg_memory_barrier();
+}
+
+int64 Horizon() { return g_concurrent ? ConcurrentHorizon() : QueryInt64(g_max_visible_plan); }
+
+int64 WaitForHorizon(int64 after, int timeout_ms) {
+  const TimestampTz deadline = GetCurrentTimestamp() + static_cast<TimestampTz>(timeout_ms) * 1000;
+  if (!g_concurrent) {
+    // Fenced mode polls.
+    for (;;) {
+      const int64 horizon = Horizon();
+      const TimestampTz now = GetCurrentTimestamp();
+      if (horizon > after || now >= deadline) return horizon;
+      Guard([] {
+        pg_usleep(10000L);
+        CHECK_FOR_INTERRUPTS();
+      });
+    }
+  }
+  ConditionVariable* advanced = &g_shared->advanced;
+  Guard([advanced] { ConditionVariablePrepareToSleep(advanced); });
+  int64 horizon = -1;
+  for (;;) {
+    horizon = Horizon();
+    const TimestampTz now = GetCurrentTimestamp();
+    if (horizon > after || now >= deadline) break;
+    const long remaining_ms = static_cast<long>((deadline - now + 999) / 1000);
+    Guard([advanced, remaining_ms] { ConditionVariableTimedSleep(advanced, remaining_ms, PG_WAIT_EXTENSION); });
+  }
+  Guard([] { ConditionVariableCancelSleep(); });
+  return horizon;
+}
+
+std::vector<InflightHolder> InflightHolders() {
+  std::vector<InflightHolder> holders;
+  if (!g_concurrent) return holders;
+  for (int i = 0; i < g_shared->slot_count; ++i) {
+    InflightSlot& slot = g_shared->slots[i];
+    const uint64 bound = pg_atomic_read_u64(&slot.bound);
+    pg_read_barrier();
+    if (bound == 0 || slot.database != MyDatabaseId) continue;
+    holders.push_back({slot.pid, slot.since, static_cast<int64>(bound)});
+  }
+  std::sort(holders.begin(), holders.end(),
+            [](const InflightHolder& a, const InflightHolder& b) { return a.lowest_id < b.lowest_id; });
+  return holders;
+}
+
+}  // namespace act::pg

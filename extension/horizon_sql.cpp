@@ -1,0 +1,53 @@
+// SQL entry points of the horizon: act.horizon, act.wait, act.mode,
+// act._inflight_holders (behind act.horizon_holders), act._publish_inflight.
+#include "act/core/errors.hpp"
+#include "arrays.hpp"
+#include "error_bridge.hpp"
+#include "horizon.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_horizon) {
+  pg::SpiSession spi;
+  const int64 horizon = pg::Horizon();
+  spi.Finish();
+  PG_RETURN_INT64(horizon);
+}
+
+ACT_SQL_FUNCTION(act_wait) {
+  if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+    throw core::ValidationError("after and timeout_ms must not be null", core::sqlstate::kNullValueNotAllowed);
+  const int64 after = PG_GETARG_INT64(0);
+  const int32 timeout_ms = PG_GETARG_INT32(1);
+  if (timeout_ms < 0) throw core::ValidationError("timeout_ms must be 0 or more, not " + std::to_string(timeout_ms));
+  pg::SpiSession spi;
+  const int64 horizon = pg::WaitForHorizon(after, timeout_ms);
+  spi.Finish();
+  PG_RETURN_INT64(horizon);
+}
+
+ACT_SQL_FUNCTION(act_mode) { return pg::MakeText(pg::ConcurrentMode() ? "concurrent" : "fenced"); }
+
+ACT_SQL_FUNCTION(act_inflight_holders) {
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  for (const pg::InflightHolder& holder : pg::InflightHolders()) {
+    Datum values[3] = {Int32GetDatum(holder.pid), TimestampTzGetDatum(holder.since), Int64GetDatum(holder.lowest_id)};
+    bool nulls[3] = {false, false, false};
+    Datum* value_ptr = values;
+    bool* null_ptr = nulls;
+    pg::Guard([result, value_ptr, null_ptr] {
+      tuplestore_putvalues(result->setResult, result->setDesc, value_ptr, null_ptr);
+    });
+  }
+  return Datum(0);
+}
+
+// For act.truncate, which takes ids outside act.commit.
+ACT_SQL_FUNCTION(act_publish_inflight) {
+  pg::SpiSession spi;
+  pg::PublishInflight();
+  spi.Finish();
+  PG_RETURN_VOID();
+}
