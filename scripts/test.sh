@@ -39,6 +39,8 @@ read -r p f < <(test/run-isolation.sh "$cluster")
 count isolation "$p" "$f"
 read -r p f < <(test/run-doc-examples.sh "$cluster" docs/sql.md)
 count docs "$p" "$f"
+read -r p f < <(test/run-client.sh "$cluster")
+count client "$p" "$f"
 
 trap - EXIT
 stop_cluster
