@@ -13,3 +13,6 @@ source "$cluster/pg/env"
 echo "throwaway cluster on $PGHOST (port $PGPORT)"
 createdb demo
 psql -X -q -d demo <examples/sql/demo.sql 2>&1
+echo
+echo "== the same kind of workflow through the C++ client library (examples/client/ticket.cpp)"
+build/examples/example_ticket "dbname=demo"

@@ -3,14 +3,13 @@
 # Ends with one line "N passed, M failed" summing all suites.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 
 scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
 count() {  # count SUITE PASSED FAILED
-  printf '%-12s %4d passed, %d failed\n' "$1" "$2" "$3"
+  printf '%-22s %4d passed, %d failed\n' "$1" "$2" "$3"
   passed=$((passed + $2))
   failed=$((failed + $3))
 }
@@ -24,24 +23,39 @@ if [ -z "$ctest_total" ]; then cat "$ctest_log"; ctest_total=1; ctest_failed=1; 
 [ "$ctest_failed" -gt 0 ] && cat "$ctest_log"
 count gtest $((ctest_total - ctest_failed)) "$ctest_failed"
 
-# 2. Database suites against a throwaway cluster.
-cluster=$(mktemp -d /tmp/pg_act_test.XXXXXX)
-chmod 755 "$cluster"
-stop_cluster() { scripts/cluster.sh stop "$cluster/pg" || failed=$((failed + 1)); }
-trap 'stop_cluster; rm -rf "$cluster"' EXIT
-scripts/cluster.sh start "$cluster/pg" || { cat "$cluster/pg/server.log" 2>/dev/null; echo "0 passed, 1 failed"; exit 1; }
-# shellcheck disable=SC1091
-source "$cluster/pg/env"
+# 2. Database suites against a throwaway cluster, in both modes: fenced (the
+#    default) and concurrent (pg_act preloaded).
+cluster=""
+# An interrupted run still stops its cluster.
+trap '[ -n "$cluster" ] && scripts/cluster.sh stop "$cluster/pg" >/dev/null 2>&1; [ -n "$cluster" ] && rm -rf "$cluster"' EXIT
+database_suites() {  # database_suites MODE [postgresql.conf lines...]
+  local mode=$1
+  shift
+  local p f
+  cluster=$(mktemp -d /tmp/pg_act_test.XXXXXX)
+  chmod 755 "$cluster"
+  if ! scripts/cluster.sh start "$cluster/pg" "$@"; then
+    cat "$cluster/pg/server.log" 2>/dev/null
+    count "start/$mode" 0 1
+    return
+  fi
+  # shellcheck disable=SC1091
+  source "$cluster/pg/env"
+  read -r p f < <(test/run-pgtap.sh "$cluster")
+  count "pgtap/$mode" "$p" "$f"
+  read -r p f < <(test/run-isolation.sh "$cluster")
+  count "isolation/$mode" "$p" "$f"
+  read -r p f < <(test/run-doc-examples.sh "$cluster" docs/sql.md)
+  count "docs/$mode" "$p" "$f"
+  read -r p f < <(test/run-client.sh "$cluster")
+  count "client/$mode" "$p" "$f"
+  scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
+  rm -rf "$cluster"
+  cluster=""
+}
 
-read -r p f < <(test/run-pgtap.sh "$cluster")
-count pgtap "$p" "$f"
-read -r p f < <(test/run-isolation.sh "$cluster")
-count isolation "$p" "$f"
-read -r p f < <(test/run-doc-examples.sh "$cluster" docs/sql.md)
-count docs "$p" "$f"
+database_suites fenced
+database_suites concurrent "shared_preload_libraries = 'pg_act'"
 
-trap - EXIT
-stop_cluster
-rm -rf "$cluster"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

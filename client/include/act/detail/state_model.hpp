@@ -1,0 +1,78 @@
+#pragma once
+// The type-erased form of a state definition. The builders in act/state.hpp
+// fill it with typed lambdas; the application pipeline (src/app) runs on it
+// without knowing the state's C++ type.
+#include <any>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <typeindex>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "act/event.hpp"
+#include "act/events.hpp"
+#include "act/target.hpp"
+
+namespace act {
+
+// Where a state stands after a commit; snapshot policies decide on it.
+struct SnapStats {
+  std::int32_t version = -1;
+  std::int64_t id = -1;
+  std::int32_t patches = 0;  // events since the last snapshot
+  std::int32_t snaps = 0;
+};
+
+// Exponential delay between retries: base * 2^attempt, capped at max,
+// scaled by a random factor in [0.5, 1.5) with jitter (so racing writers spread out).
+struct Backoff {
+  std::chrono::milliseconds base{0};
+  std::chrono::milliseconds max{1000};
+  bool jitter = true;
+};
+
+struct RetryPolicy {
+  int max_retries = 0;
+  Backoff backoff;
+};
+
+namespace detail {
+
+struct Invariant {
+  std::string description;
+  std::function<bool(const std::any& state, const Actor& actor)> holds;
+};
+
+struct ActionModel {
+  std::string name;
+  // Validates and normalises a payload into the action's type (ValidationError).
+  std::function<std::any(const nlohmann::json& payload)> parse;
+  std::vector<Invariant> invariants;
+  std::function<Events(const std::any& payload, const std::any& state, const Target& target)> emit;
+  RetryPolicy retry;
+};
+
+struct ReducerModel {
+  std::function<void(std::any& state, const Committed& event)> apply;
+  // Checks that data converts to the event's type (ValidationError).
+  std::function<void(const nlohmann::json& data)> validate;
+};
+
+struct StateModel {
+  std::string name;
+  std::type_index state_type = typeid(void);
+  std::function<std::any()> init;
+  std::function<nlohmann::json(const std::any& state)> serialize;
+  std::function<std::any(const nlohmann::json& snapshot)> restore;
+  std::map<std::string, ReducerModel, std::less<>> reducers;
+  std::map<std::type_index, std::string> event_names;
+  std::map<std::string, ActionModel, std::less<>> actions;
+  std::function<bool(const std::any& state, const SnapStats& stats)> snap;  // empty: never
+};
+
+}  // namespace detail
+}  // namespace act

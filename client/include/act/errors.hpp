@@ -1,0 +1,87 @@
+#pragma once
+// The errors the client raises. Database errors are translated into these in
+// one place (src/db/error_mapping.cpp), so callers never see libpqxx types.
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace act {
+
+// The base of every error this library throws on purpose.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Infrastructure failed: a lost connection, a missing grant, an unexpected
+// SQLSTATE. operation names the call ("act.commit", "connect", ...);
+// sqlstate is empty when the server sent none (the connection was lost).
+class StoreError : public Error {
+ public:
+  StoreError(std::string operation, std::string sqlstate, const std::string& message);
+  const std::string& operation() const noexcept { return operation_; }
+  const std::string& sqlstate() const noexcept { return sqlstate_; }
+
+ private:
+  std::string operation_;
+  std::string sqlstate_;
+};
+
+// Optimistic concurrency: the stream's head moved past the expected version.
+// expected_version is empty when the commit gave none (a racing writer took
+// the version first).
+class ConcurrencyError : public Error {
+ public:
+  ConcurrencyError(std::string stream, std::optional<std::int32_t> expected_version, std::int32_t actual_version);
+  const std::string& stream() const noexcept { return stream_; }
+  std::optional<std::int32_t> expected_version() const noexcept { return expected_version_; }
+  std::int32_t actual_version() const noexcept { return actual_version_; }
+
+ private:
+  std::string stream_;
+  std::optional<std::int32_t> expected_version_;
+  std::int32_t actual_version_;
+};
+
+// Bad input. target is what was being validated (an action or event name, or
+// the SQL function that refused it); field names the offending member when
+// known (empty otherwise); sqlstate is set when the server raised it.
+class ValidationError : public Error {
+ public:
+  ValidationError(const std::string& message, std::string target, std::string field, std::string sqlstate = {});
+  const std::string& target() const noexcept { return target_; }
+  const std::string& field() const noexcept { return field_; }
+  const std::string& sqlstate() const noexcept { return sqlstate_; }
+
+ private:
+  std::string target_;
+  std::string field_;
+  std::string sqlstate_;
+};
+
+// The stream was closed (its last event is a tombstone): it takes no commits.
+class StreamClosedError : public Error {
+ public:
+  explicit StreamClosedError(std::string stream);
+  const std::string& stream() const noexcept { return stream_; }
+
+ private:
+  std::string stream_;
+};
+
+// An action's precondition (a `given` rule) does not hold for the loaded state.
+class InvariantError : public Error {
+ public:
+  InvariantError(std::string action, std::string stream, std::string rule);
+  const std::string& action() const noexcept { return action_; }
+  const std::string& stream() const noexcept { return stream_; }
+  const std::string& rule() const noexcept { return rule_; }
+
+ private:
+  std::string action_;
+  std::string stream_;
+  std::string rule_;
+};
+
+}  // namespace act

@@ -1,0 +1,242 @@
+#pragma once
+// Typed state definitions:
+//
+//   auto counter = act::state<Counter>("Counter")
+//       .init([] { return Counter{}; })
+//       .patch<Incremented>("Incremented", [](const Incremented& e, Counter s) { s.count += e.by; return s; })
+//       .on<Increment>("increment")
+//           .validate("by", [](const Increment& a) { return a.by > 0; }, "must be positive")
+//           .given([](const Counter& s) { return s.count < 100; }, "count stays under 100")
+//           .emit([](const Increment& a, const Counter&) { return act::events(Incremented{a.by}); })
+//       .snap_every(50)
+//       .build();
+//
+// Payload, event and state types convert with nlohmann::json (to_json /
+// from_json). The builders only record lambdas into a detail::StateModel;
+// the pipeline that runs them lives in the App.
+#include <any>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "act/detail/payload.hpp"
+#include "act/detail/state_model.hpp"
+#include "act/errors.hpp"
+#include "act/events.hpp"
+#include "act/target.hpp"
+
+namespace act {
+
+// A built, immutable state definition; cheap to copy.
+template <class S>
+class State {
+ public:
+  using state_type = S;
+  explicit State(std::shared_ptr<const detail::StateModel> model) : model_(std::move(model)) {}
+  const std::string& name() const noexcept { return model_->name; }
+  const detail::StateModel& model() const noexcept { return *model_; }
+  const std::shared_ptr<const detail::StateModel>& shared_model() const noexcept { return model_; }
+
+ private:
+  std::shared_ptr<const detail::StateModel> model_;
+};
+
+template <class S>
+class StateBuilder;
+
+template <class S, class P>
+class ActionBuilder {
+ public:
+  ActionBuilder(StateBuilder<S> owner, std::string name) : owner_(std::move(owner)) {
+    action_.name = std::move(name);
+  }
+
+  // A rule the loaded state must satisfy before the action runs:
+  // rule(const S&) or rule(const S&, const Actor&) returning bool.
+  template <class F>
+  ActionBuilder given(F rule, std::string description) && {
+    detail::Invariant invariant{std::move(description), {}};
+    invariant.holds = [rule = std::move(rule)](const std::any& state, const Actor& actor) {
+      const S& current = std::any_cast<const S&>(state);
+      if constexpr (std::is_invocable_r_v<bool, F&, const S&, const Actor&>) {
+        return static_cast<bool>(rule(current, actor));
+      } else {
+        static_assert(std::is_invocable_r_v<bool, F&, const S&>, "given(): rule(const S&[, const Actor&]) -> bool");
+        return static_cast<bool>(rule(current));
+      }
+    };
+    action_.invariants.push_back(std::move(invariant));
+    return std::move(*this);
+  }
+
+  // A check on the parsed payload; a false result is a ValidationError naming field.
+  template <class F>
+  ActionBuilder validate(std::string field, F check, std::string message) && {
+    static_assert(std::is_invocable_r_v<bool, F&, const P&>, "validate(): check(const P&) -> bool");
+    checks_.push_back(FieldCheck{std::move(field), std::move(message), std::move(check)});
+    return std::move(*this);
+  }
+
+  // Retries on ConcurrencyError (reload, re-check, re-emit) up to max_retries times.
+  ActionBuilder retries(int max_retries, Backoff backoff = {}) && {
+    if (max_retries < 0) throw std::invalid_argument("retries(): max_retries must be 0 or more");
+    action_.retry = RetryPolicy{max_retries, backoff};
+    return std::move(*this);
+  }
+
+  // Finishes the action: handler(const P&, const S&[, const Target&]) returns
+  // act::Events (possibly empty: nothing is committed) or one typed event.
+  template <class F>
+  StateBuilder<S> emit(F handler) && {
+    action_.parse = [name = action_.name, checks = std::move(checks_)](const nlohmann::json& payload) {
+      P parsed = detail::parse_payload<P>(payload, name);
+      for (const FieldCheck& check : checks) {
+        if (!check.passes(parsed)) throw ValidationError(name + ": " + check.field + " " + check.message, name, check.field);
+      }
+      return std::any(std::move(parsed));
+    };
+    action_.emit = [handler = std::move(handler)](const std::any& payload, const std::any& state, const Target& target) {
+      const P& action = std::any_cast<const P&>(payload);
+      const S& current = std::any_cast<const S&>(state);
+      if constexpr (std::is_invocable_v<F&, const P&, const S&, const Target&>) {
+        return as_events(handler(action, current, target));
+      } else {
+        static_assert(std::is_invocable_v<F&, const P&, const S&>, "emit(): handler(const P&, const S&[, const Target&])");
+        return as_events(handler(action, current));
+      }
+    };
+    owner_.add_action(std::move(action_));
+    return std::move(owner_);
+  }
+
+ private:
+  struct FieldCheck {
+    std::string field;
+    std::string message;
+    std::function<bool(const P&)> passes;
+  };
+
+  template <class R>
+  static Events as_events(R&& result) {
+    if constexpr (std::is_same_v<std::decay_t<R>, Events>) {
+      return std::forward<R>(result);
+    } else {
+      return Events{}.add(result);
+    }
+  }
+
+  StateBuilder<S> owner_;
+  detail::ActionModel action_;
+  std::vector<FieldCheck> checks_;
+};
+
+template <class S>
+class StateBuilder {
+ public:
+  explicit StateBuilder(std::string name) : model_(std::make_shared<detail::StateModel>()) {
+    if (name.empty()) throw std::invalid_argument("state(): the name must not be empty");
+    model_->name = std::move(name);
+    model_->state_type = typeid(S);
+    if constexpr (std::is_default_constructible_v<S>) model_->init = [] { return std::any(S{}); };
+    if constexpr (std::is_constructible_v<nlohmann::json, const S&>) {
+      model_->serialize = [](const std::any& state) { return nlohmann::json(std::any_cast<const S&>(state)); };
+    }
+    if constexpr (detail::json_readable<S>) {
+      model_->restore = [target = model_->name + "." + std::string(kSnapshotEvent)](const nlohmann::json& snapshot) {
+        return std::any(detail::parse_payload<S>(snapshot, target));
+      };
+    }
+  }
+
+  // The state of a stream with no events; called on every cold load.
+  template <class F>
+  StateBuilder init(F make) && {
+    static_assert(std::is_invocable_r_v<S, F&>, "init(): make() -> S");
+    model_->init = [make = std::move(make)] { return std::any(S(make())); };
+    return std::move(*this);
+  }
+
+  // Declares event E under event_name with its reducer:
+  // reducer(const E&, S[, const Committed&]) -> S.
+  template <class E, class F>
+  StateBuilder patch(std::string event_name, F reducer) && {
+    if (event_name.empty() || event_name == kSnapshotEvent || event_name == kTombstoneEvent)
+      throw std::invalid_argument("patch(): \"" + event_name + "\" is not a usable event name");
+    if (model_->reducers.contains(event_name))
+      throw std::invalid_argument("patch(): event " + event_name + " is declared twice in " + model_->name);
+    const std::string target = model_->name + "." + event_name;
+    detail::ReducerModel reducer_model;
+    reducer_model.apply = [reducer = std::move(reducer), target](std::any& state, const Committed& event) {
+      const E payload = detail::parse_payload<E>(event.data, target);
+      S& current = std::any_cast<S&>(state);
+      if constexpr (std::is_invocable_r_v<S, F&, const E&, S, const Committed&>) {
+        current = reducer(payload, std::move(current), event);
+      } else {
+        static_assert(std::is_invocable_r_v<S, F&, const E&, S>, "patch(): reducer(const E&, S[, const Committed&]) -> S");
+        current = reducer(payload, std::move(current));
+      }
+    };
+    reducer_model.validate = [target](const nlohmann::json& data) { (void)detail::parse_payload<E>(data, target); };
+    model_->reducers.emplace(event_name, std::move(reducer_model));
+    model_->event_names.emplace(typeid(E), std::move(event_name));
+    return std::move(*this);
+  }
+
+  // Starts an action whose payload type is P.
+  template <class P>
+  ActionBuilder<S, P> on(std::string action_name) && {
+    if (action_name.empty()) throw std::invalid_argument("on(): the action name must not be empty");
+    if (model_->actions.contains(action_name))
+      throw std::invalid_argument("on(): action " + action_name + " is declared twice in " + model_->name);
+    return ActionBuilder<S, P>(std::move(*this), std::move(action_name));
+  }
+
+  // Commits a __snapshot__ after an action once `events` events have been
+  // folded since the last one.
+  StateBuilder snap_every(int events) && {
+    if (events <= 0) throw std::invalid_argument("snap_every(): events must be positive");
+    return std::move(*this).snap([events](const S&, const SnapStats& stats) { return stats.patches >= events; });
+  }
+
+  // Commits a __snapshot__ after an action when policy(const S&, const SnapStats&) says so.
+  template <class F>
+  StateBuilder snap(F policy) && {
+    static_assert(std::is_constructible_v<nlohmann::json, const S&>, "snap(): the state needs to_json/from_json");
+    static_assert(std::is_invocable_r_v<bool, F&, const S&, const SnapStats&>,
+                  "snap(): policy(const S&, const SnapStats&) -> bool");
+    model_->snap = [policy = std::move(policy)](const std::any& state, const SnapStats& stats) {
+      return static_cast<bool>(policy(std::any_cast<const S&>(state), stats));
+    };
+    return std::move(*this);
+  }
+
+  State<S> build() && {
+    if (!model_->init) throw std::invalid_argument("build(): state " + model_->name + " needs init()");
+    return State<S>(std::move(model_));
+  }
+
+ private:
+  template <class, class>
+  friend class ActionBuilder;
+
+  void add_action(detail::ActionModel action) {
+    std::string name = action.name;
+    model_->actions.emplace(std::move(name), std::move(action));
+  }
+
+  std::shared_ptr<detail::StateModel> model_;
+};
+
+// Starts the definition of a state type S, named for snapshots and errors.
+template <class S>
+StateBuilder<S> state(std::string name) {
+  return StateBuilder<S>(std::move(name));
+}
+
+}  // namespace act

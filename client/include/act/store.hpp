@@ -1,0 +1,129 @@
+#pragma once
+// The typed store: one method per SQL function of the act schema
+// (SQL-API.md), each one round trip on a pooled connection.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "act/event.hpp"
+#include "act/pool.hpp"
+
+namespace act {
+
+// A read of the log (act.query). Absent filters are left out.
+struct Query {
+  std::optional<std::string> stream;
+  bool stream_exact = true;  // false: stream is a POSIX regex
+  std::optional<std::int64_t> after;   // ids, exclusive
+  std::optional<std::int64_t> before;
+  std::optional<std::vector<std::string>> names;
+  std::optional<Timestamp> created_after;   // exclusive
+  std::optional<Timestamp> created_before;
+  std::optional<std::string> correlation;
+  std::optional<std::int64_t> limit;  // most events delivered in all; empty or 0 = no limit
+  bool backward = false;
+  bool with_snaps = false;  // include __snapshot__ events (one exact stream: resume at the latest)
+};
+
+// Which streams act.query_stats describes and what it adds to each.
+struct StatsQuery {
+  std::vector<std::string> streams;     // these streams, or when empty:
+  std::optional<std::string> stream;    // one stream or pattern (empty: every stream)
+  bool stream_exact = true;
+  bool tail = false;
+  bool count = false;
+  bool names = false;
+  std::vector<std::string> exclude;     // event names left out
+  std::optional<std::int64_t> before;   // ids below
+  std::optional<std::string> after;     // stream names after (C collation), for paging
+  std::optional<std::int32_t> limit;    // most streams
+};
+
+struct StreamStats {
+  std::string stream;
+  Committed head;                 // without pii and hash
+  std::optional<Committed> tail;  // when asked for
+  std::optional<std::int64_t> count;
+  std::optional<nlohmann::json> names;  // {"EventName": count}
+};
+
+// One act.truncate target: a full close (tombstone, or a snapshot seed when
+// snapshot is set) or, with before, a retention window.
+struct TruncateTarget {
+  std::string stream;
+  std::optional<nlohmann::json> snapshot;
+  std::optional<nlohmann::json> meta;
+  std::optional<Timestamp> before;
+  std::optional<std::int64_t> max_id;
+};
+
+struct Truncated {
+  std::string stream;
+  std::int64_t deleted = 0;
+  std::int64_t id = 0;  // the seed or boundary event
+  std::int32_t version = 0;
+  std::string name;
+  std::optional<Timestamp> before;
+};
+
+struct ChainCheck {
+  std::string stream;
+  std::int64_t events = 0;
+  bool valid = false;
+  std::optional<std::int32_t> first_bad_version;
+};
+
+struct StoreOptions {
+  // Events per act.query round trip; reads never hold more than one page.
+  std::int32_t page_size = 1000;
+};
+
+class Store {
+ public:
+  explicit Store(std::shared_ptr<ConnectionPool> pool, StoreOptions options = {});
+
+  // Appends events atomically. expected_version: empty = no check, -1 = the
+  // stream must not exist, N = its head must be N. Returns the new rows.
+  // A null meta is sent as {}, like a null event data.
+  std::vector<Committed> commit(std::string_view stream, const std::vector<Message>& events,
+                                const nlohmann::json& meta = nlohmann::json::object(),
+                                std::optional<std::int32_t> expected_version = std::nullopt);
+
+  // Streams the matching events to on_event in order, one page per round
+  // trip; returns how many were delivered. The connection is back in the pool
+  // while on_event runs, so it may call the store itself.
+  std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
+
+  std::int32_t version(std::string_view stream);
+  std::int64_t max_event_id();
+  std::int64_t horizon();
+  // Waits until the horizon passes `after` or the timeout ends; returns the horizon.
+  std::int64_t wait(std::int64_t after, std::chrono::milliseconds timeout);
+
+  std::vector<StreamStats> query_stats(const StatsQuery& query = {});
+  std::vector<Truncated> truncate(const std::vector<TruncateTarget>& targets);
+  std::int64_t forget_pii(std::string_view stream);
+  std::vector<ChainCheck> verify(std::optional<std::string> stream = std::nullopt);
+
+  // Reactions (subscribe, claim, ack, block, defer, ...) join here as the
+  // drain lands; their statements go next to the others in src/store/statements.hpp.
+
+  ConnectionPool& pool() noexcept { return *pool_; }
+  const std::shared_ptr<ConnectionPool>& shared_pool() const noexcept { return pool_; }
+
+ private:
+  std::shared_ptr<ConnectionPool> pool_;
+  StoreOptions options_;
+};
+
+// CREATE EXTENSION IF NOT EXISTS pg_act (needs a role allowed to create it).
+void ensure_extension(ConnectionPool& pool);
+
+}  // namespace act

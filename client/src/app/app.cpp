@@ -1,0 +1,73 @@
+#include "act/app.hpp"
+
+#include <stdexcept>
+
+#include "app/app_core.hpp"
+#include "app/loader.hpp"
+
+namespace act {
+
+App::App(std::unique_ptr<app_detail::AppCore> core) : core_(std::move(core)) {}
+App::App(App&&) noexcept = default;
+App& App::operator=(App&&) noexcept = default;
+App::~App() = default;
+
+ActionResult App::do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
+                            const DoOptions& options) {
+  return app_detail::run_action(*core_, action, target, payload, options);
+}
+
+detail::AnySnapshot App::load_any(const detail::StateModel& state, std::string_view stream, const AsOf* as_of) {
+  if (as_of) return app_detail::load_as_of(core_->store, state, stream, *as_of);
+  return app_detail::load_current(core_->store, core_->cache, core_->counters, state, stream, true);
+}
+
+std::int64_t App::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
+  return core_->store.query(query, on_event);
+}
+
+Store& App::store() noexcept { return core_->store; }
+ConnectionPool& App::pool() noexcept { return core_->store.pool(); }
+AppStats App::stats() const { return core_->counters.read(); }
+void App::clear_cache() { core_->cache.clear(); }
+
+AppBuilder::AppBuilder(std::shared_ptr<ConnectionPool> pool) : pool_(std::move(pool)) {
+  if (!pool_) throw std::invalid_argument("app(): no connection pool");
+}
+
+AppBuilder AppBuilder::with_model(std::shared_ptr<const detail::StateModel> model) && {
+  states_.push_back(std::move(model));
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::cache_size(std::size_t streams) && {
+  options_.cache_size = streams;
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::page_size(std::int32_t events) && {
+  options_.store.page_size = events;
+  return std::move(*this);
+}
+
+App AppBuilder::build() && {
+  auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);
+  for (const auto& state : states_) {
+    for (const auto& [name, action] : state->actions) {
+      const auto [where, added] = core->action_owners.emplace(name, state);
+      if (!added && where->second != state) {
+        throw std::invalid_argument("action " + name + " is declared by both " + where->second->name + " and " +
+                                    state->name);
+      }
+    }
+  }
+  return App(std::move(core));
+}
+
+AppBuilder app(std::shared_ptr<ConnectionPool> pool) { return AppBuilder(std::move(pool)); }
+
+AppBuilder app(std::string conninfo, PoolOptions pool_options) {
+  return AppBuilder(std::make_shared<ConnectionPool>(std::move(conninfo), pool_options));
+}
+
+}  // namespace act

@@ -1,0 +1,29 @@
+#pragma once
+// What an App holds; shared by the files of src/app.
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "act/app.hpp"
+#include "app/counters.hpp"
+#include "cache/state_cache.hpp"
+
+namespace act::app_detail {
+
+struct AppCore {
+  AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options)
+      : store(std::move(pool), options.store), cache(options.cache_size) {}
+
+  Store store;
+  cache::StateCache cache;
+  // Built once, read-only afterwards: safe to share between threads.
+  std::map<std::string, std::shared_ptr<const detail::StateModel>, std::less<>> action_owners;
+  Counters counters;
+};
+
+// The action pipeline behind App::do_action.
+ActionResult run_action(AppCore& core, std::string_view action, const Target& target, const nlohmann::json& payload,
+                        const DoOptions& options);
+
+}  // namespace act::app_detail

@@ -1,0 +1,164 @@
+// The action pipeline (App::do_action).
+#include <stdexcept>
+#include <thread>
+
+#include "act/errors.hpp"
+#include "app/app_core.hpp"
+#include "app/backoff.hpp"
+#include "app/causation.hpp"
+#include "app/loader.hpp"
+
+namespace act::app_detail {
+namespace {
+
+void check_invariants(const detail::ActionModel& action, const detail::AnySnapshot& loaded, const Target& target) {
+  for (const detail::Invariant& invariant : action.invariants) {
+    if (!invariant.holds(loaded.state, target.actor)) throw InvariantError(action.name, target.stream, invariant.description);
+  }
+}
+
+// Names typed events by the state's declarations and checks every payload
+// converts to its event type, so nothing malformed reaches the log.
+std::vector<Message> to_messages(const detail::StateModel& model, const Events& emitted) {
+  std::vector<Message> messages;
+  messages.reserve(emitted.size());
+  for (const Emitted& event : emitted) {
+    std::string name = event.name;
+    if (name.empty()) {
+      const auto declared = model.event_names.find(event.type);
+      if (declared == model.event_names.end()) {
+        throw std::logic_error("state " + model.name + " emitted an event type (" + event.type.name() +
+                               ") it does not declare: add patch<E>(name, reducer)");
+      }
+      name = declared->second;
+    }
+    if (name == kSnapshotEvent || name == kTombstoneEvent) {
+      throw ValidationError(model.name + ": actions cannot emit " + name, name, {});
+    }
+    if (const auto reducer = model.reducers.find(name); reducer != model.reducers.end()) reducer->second.validate(event.data);
+    messages.push_back(Message{std::move(name), event.data, std::nullopt});
+  }
+  return messages;
+}
+
+// fold → snapshot → cache, once the commit went through.
+ActionResult finish_action(AppCore& core, const detail::StateModel& model, const std::string& stream,
+                           detail::AnySnapshot loaded, std::vector<Committed> committed, std::int32_t attempt) {
+  ActionResult result;
+  result.attempts = attempt;
+  const bool contiguous = committed.front().version == loaded.version + 1;
+  detail::AnySnapshot after = std::move(loaded);
+  if (contiguous) {
+    for (const Committed& event : committed) fold(model, after, event);
+  } else {
+    // Events we never saw came first (a pinned version met a moved head):
+    // fold from the store rather than guess.
+    core.cache.drop(stream);
+    after = load_current(core.store, core.cache, core.counters, model, stream, false);
+  }
+
+  if (contiguous && model.snap && model.snap(after.state, SnapStats{after.version, after.id, after.patches, after.snaps})) {
+    const Committed& last = committed.back();
+    try {
+      const auto snapshot = core.store.commit(stream, {Message{std::string(kSnapshotEvent), model.serialize(after.state), {}}},
+                                              snapshot_meta(last.meta.value("correlation", ""), last),
+                                              after.version);
+      after.version = snapshot.front().version;
+      after.id = snapshot.front().id;
+      after.patches = 0;
+      ++after.snaps;
+      result.snapshotted = true;
+      Counters::bump(core.counters.snapshots);
+    } catch (const Error&) {
+      // The action is committed; a missed snapshot only makes the next cold load longer.
+      Counters::bump(core.counters.snapshot_failures);
+    }
+  }
+  if (contiguous) core.cache.put(stream, cache_entry(after));
+
+  result.events = std::move(committed);
+  result.version = after.version;
+  result.id = after.id;
+  result.state = std::move(after.state);
+  return result;
+}
+
+}  // namespace
+
+ActionResult run_action(AppCore& core, std::string_view action_name, const Target& target,
+                        const nlohmann::json& payload, const DoOptions& options) {
+  const auto owner = core.action_owners.find(action_name);
+  if (owner == core.action_owners.end()) throw std::invalid_argument("no state declares action " + std::string(action_name));
+  const detail::StateModel& model = *owner->second;
+  const detail::ActionModel& action = model.actions.find(action_name)->second;
+  if (target.stream.empty()) throw ValidationError(action.name + ": the target stream is empty", action.name, "stream");
+
+  // Once, before any attempt: a payload does not get better by retrying.
+  const std::any parsed = action.parse(payload);
+  const nlohmann::json meta =
+      action_meta(options.correlation.value_or(new_correlation_id()), action.name, target);
+
+  const auto load = [&](bool use_cache) {
+    return load_current(core.store, core.cache, core.counters, model, target.stream, use_cache);
+  };
+  int retries_used = 0;
+  bool conflict_recheck_used = false;
+  bool read_store = false;  // skip the cache for the next load
+  for (std::int32_t attempt = 1;; ++attempt) {
+    detail::AnySnapshot loaded = load(!read_store);
+    read_store = false;
+    if (target.expected_version && loaded.cache_hit && loaded.version != *target.expected_version) {
+      // The pinned version is checked against the store, not a cache that may be behind.
+      loaded = load(false);
+    }
+    if (loaded.event && loaded.event->name == kTombstoneEvent) throw StreamClosedError(target.stream);
+    Events emitted;
+    try {
+      check_invariants(action, loaded, target);
+      emitted = action.emit(parsed, loaded.state, target);
+    } catch (const InvariantError&) {
+      // A refusal must rest on the store's state, not on a cache that may be
+      // behind (commits by other processes): check once more on a fresh load.
+      if (!loaded.cache_hit) throw;
+      read_store = true;
+      Counters::bump(core.counters.cache_rechecks);
+      continue;
+    }
+    if (emitted.empty()) {
+      ActionResult unchanged;
+      unchanged.version = loaded.version;
+      unchanged.id = loaded.id;
+      unchanged.attempts = attempt;
+      unchanged.state = std::move(loaded.state);
+      return unchanged;
+    }
+    const std::vector<Message> messages = to_messages(model, emitted);
+
+    std::vector<Committed> committed;
+    try {
+      // The loaded version guards the commit; -1 (a new stream) means it must still not exist.
+      committed = core.store.commit(target.stream, messages, meta, target.expected_version.value_or(loaded.version));
+    } catch (const StreamClosedError&) {
+      core.cache.drop(target.stream);
+      throw;
+    } catch (const ConcurrencyError&) {
+      core.cache.invalidate(target.stream, loaded.id);
+      Counters::bump(core.counters.conflicts);
+      if (target.expected_version) throw;
+      if (loaded.cache_hit && !conflict_recheck_used) {
+        conflict_recheck_used = true;
+        read_store = true;
+        Counters::bump(core.counters.cache_rechecks);
+        continue;
+      }
+      if (retries_used >= action.retry.max_retries) throw;
+      std::this_thread::sleep_for(backoff_delay(action.retry.backoff, retries_used));
+      ++retries_used;
+      Counters::bump(core.counters.retries);
+      continue;
+    }
+    return finish_action(core, model, target.stream, std::move(loaded), std::move(committed), attempt);
+  }
+}
+
+}  // namespace act::app_detail

@@ -1,0 +1,28 @@
+#pragma once
+// Loading a state: from the cache, else from the latest snapshot plus the
+// events after it; or, for time travel, from the first event.
+#include <string_view>
+
+#include "act/app.hpp"
+#include "act/detail/state_model.hpp"
+#include "act/snapshot.hpp"
+#include "app/counters.hpp"
+#include "cache/state_cache.hpp"
+
+namespace act::app_detail {
+
+// Applies one event of the stream: a snapshot replaces the state, a known
+// event runs its reducer, anything else (a tombstone, an event this state
+// does not reduce) only moves the head.
+void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event);
+
+// use_cache false reads the store even when the cache has the stream.
+detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
+                                 const detail::StateModel& model, std::string_view stream, bool use_cache);
+
+detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
+                               const AsOf& as_of);
+
+cache::Entry cache_entry(const detail::AnySnapshot& snapshot);
+
+}  // namespace act::app_detail

@@ -1,0 +1,20 @@
+#include "db/row.hpp"
+
+#include <pqxx/row>
+
+namespace act::db {
+
+bool Row::is_null(int column) const { return (*row_)[column].is_null(); }
+
+std::string_view Row::text(int column) const {
+  const pqxx::field field = (*row_)[column];
+  return {field.c_str(), field.size()};
+}
+
+std::int64_t Row::int64(int column) const { return (*row_)[column].as<std::int64_t>(); }
+
+std::int32_t Row::int32(int column) const { return (*row_)[column].as<std::int32_t>(); }
+
+bool Row::boolean(int column) const { return (*row_)[column].as<bool>(); }
+
+}  // namespace act::db

@@ -1,0 +1,119 @@
+// The only file that talks to libpqxx (6.4) about connections and
+// statements; an upgrade of the driver stays here and in row.cpp.
+#include "db/session.hpp"
+
+#include <poll.h>
+
+#include <pqxx/connection>
+#include <pqxx/except>
+#include <pqxx/nontransaction>
+#include <pqxx/prepared_statement>
+#include <pqxx/result>
+
+#include "db/error_mapping.hpp"
+
+namespace act::db {
+namespace {
+
+template <class Kind>
+bool is_a(const std::exception& error) {
+  return dynamic_cast<const Kind*>(&error) != nullptr;
+}
+
+// libpqxx 6 reports some errors (those raised while it prepares a
+// statement) as the right exception class but without the SQLSTATE; the
+// class still tells the code, or at least its class.
+std::string sqlstate_of(const pqxx::sql_error& error) {
+  if (!error.sqlstate().empty()) return error.sqlstate();
+  if (is_a<pqxx::insufficient_privilege>(error)) return "42501";
+  if (is_a<pqxx::undefined_function>(error)) return "42883";
+  if (is_a<pqxx::undefined_table>(error)) return "42P01";
+  if (is_a<pqxx::undefined_column>(error)) return "42703";
+  if (is_a<pqxx::syntax_error>(error)) return "42601";
+  if (is_a<pqxx::feature_not_supported>(error)) return "0A000";
+  if (is_a<pqxx::data_exception>(error)) return "22000";
+  if (is_a<pqxx::integrity_constraint_violation>(error)) return "23000";
+  if (is_a<pqxx::insufficient_resources>(error)) return "53000";
+  if (is_a<pqxx::plpgsql_error>(error)) return "P0000";
+  return {};
+}
+
+std::string rollback_sqlstate(const pqxx::transaction_rollback& error) {
+  if (is_a<pqxx::serialization_failure>(error)) return "40001";
+  if (is_a<pqxx::deadlock_detected>(error)) return "40P01";
+  if (is_a<pqxx::statement_completion_unknown>(error)) return "40003";
+  return "40000";
+}
+
+}  // namespace
+
+struct Session::Connection {
+  explicit Connection(const std::string& conninfo) : handle(conninfo) {}
+  pqxx::connection handle;
+};
+
+Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter)
+    : statements_(statement_counter) {
+  try {
+    // libpqxx 6 would reconnect a broken connection by itself on a later
+    // call; that never happens here because a session that broke is marked
+    // and the pool drops it.
+    connection_ = std::make_unique<Connection>(conninfo);
+  } catch (const pqxx::sql_error& error) {
+    throw_mapped({"connect", error.sqlstate(), error.what(), {}});
+  } catch (const std::exception& error) {
+    throw_mapped({"connect", {}, error.what(), {}});
+  }
+}
+
+Session::~Session() = default;
+
+bool Session::usable() noexcept {
+  if (broken_ || !connection_->handle.is_open()) return false;
+  // An idle connection has nothing to say: input waiting on it is the
+  // server's goodbye (a FATAL message, then end of file) after its backend
+  // was terminated or the server shut down. Checking costs no round trip.
+  pollfd socket{connection_->handle.sock(), POLLIN, 0};
+  if (socket.fd < 0 || ::poll(&socket, 1, 0) != 0) broken_ = true;
+  return !broken_;
+}
+
+int Session::backend_pid() const noexcept { return connection_->handle.backendpid(); }
+
+void Session::run(const Statement& statement, const Params& params, const std::function<void(const Row&)>& on_row,
+                  std::string_view subject) {
+  const std::string name(statement.name);
+  const std::string operation(statement.operation);
+  const std::string about(subject);
+  pqxx::result result;
+  try {
+    if (!prepared_.contains(name)) {
+      connection_->handle.prepare(name, std::string(statement.sql));
+      prepared_.insert(name);
+    }
+    // libpq takes NULL as a null pointer: point into the optional strings.
+    std::vector<const char*> values;
+    values.reserve(params.values().size());
+    for (const auto& value : params.values()) values.push_back(value ? value->c_str() : nullptr);
+    statements_.fetch_add(1, std::memory_order_relaxed);
+    pqxx::nontransaction transaction(connection_->handle);
+    result = transaction.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
+  } catch (const pqxx::broken_connection& error) {
+    broken_ = true;
+    throw_mapped({operation, {}, error.what(), about});
+  } catch (const pqxx::sql_error& error) {
+    const std::string sqlstate = sqlstate_of(error);
+    if (is_connection_loss(sqlstate) || !connection_->handle.is_open()) broken_ = true;
+    throw_mapped({operation, sqlstate, error.what(), about});
+  } catch (const pqxx::transaction_rollback& error) {
+    // libpqxx 6 keeps class 40 apart from sql_error and drops its SQLSTATE: restore it.
+    throw_mapped({operation, rollback_sqlstate(error), error.what(), about});
+  } catch (const std::exception& error) {
+    // In doubt about the connection's state: never hand it out again.
+    broken_ = true;
+    throw_mapped({operation, {}, error.what(), about});
+  }
+  for (const pqxx::row& row : result) on_row(Row(row));
+}
+
+}  // namespace act::db

@@ -1,0 +1,40 @@
+#include "store/event_rows.hpp"
+
+namespace act::store_rows {
+namespace {
+
+enum Column : int { kId, kStream, kVersion, kName, kData, kMeta, kPii, kCreatedMicros, kHash };
+
+nlohmann::json parse_json(std::string_view text) { return nlohmann::json::parse(text.begin(), text.end()); }
+
+}  // namespace
+
+Timestamp from_epoch_micros(std::int64_t micros) { return Timestamp(std::chrono::microseconds(micros)); }
+
+Committed committed_from(const db::Row& row) {
+  Committed event;
+  event.id = row.int64(kId);
+  event.stream = row.text(kStream);
+  event.version = row.int32(kVersion);
+  event.name = row.text(kName);
+  event.data = parse_json(row.text(kData));
+  event.meta = parse_json(row.text(kMeta));
+  if (!row.is_null(kPii)) event.pii = parse_json(row.text(kPii));
+  event.created = from_epoch_micros(row.int64(kCreatedMicros));
+  event.hash = row.text(kHash);
+  return event;
+}
+
+Committed committed_from_json(const nlohmann::json& json) {
+  Committed event;
+  event.id = json.at("id").get<std::int64_t>();
+  event.stream = json.at("stream").get<std::string>();
+  event.version = json.at("version").get<std::int32_t>();
+  event.name = json.at("name").get<std::string>();
+  event.data = json.at("data");
+  event.meta = json.at("meta");
+  event.created = parse_timestamp(json.at("created").get<std::string>());
+  return event;
+}
+
+}  // namespace act::store_rows

@@ -1,0 +1,19 @@
+#pragma once
+// Rows of the act.events shape (statements.hpp) into typed events.
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "act/event.hpp"
+#include "db/row.hpp"
+
+namespace act::store_rows {
+
+Committed committed_from(const db::Row& row);
+
+// An event object as act.query_stats renders it inside jsonb.
+Committed committed_from_json(const nlohmann::json& event);
+
+Timestamp from_epoch_micros(std::int64_t micros);
+
+}  // namespace act::store_rows

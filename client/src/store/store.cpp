@@ -1,0 +1,184 @@
+#include "act/store.hpp"
+
+#include <algorithm>
+
+#include "act/errors.hpp"
+#include "db/session.hpp"
+#include "store/event_rows.hpp"
+#include "store/statements.hpp"
+
+namespace act {
+namespace {
+
+using nlohmann::json;
+
+// Runs one statement on a leased connection; the lease goes back before the caller sees the rows.
+void run(ConnectionPool& pool, const db::Statement& statement, const db::Params& params,
+         const std::function<void(const db::Row&)>& on_row, std::string_view subject = {}) {
+  ConnectionPool::Lease lease = pool.acquire();
+  lease.session().run(statement, params, on_row, subject);
+}
+
+template <class T>
+T single_value(ConnectionPool& pool, const db::Statement& statement, const db::Params& params,
+               T (db::Row::*read)(int) const) {
+  std::optional<T> value;
+  run(pool, statement, params, [&](const db::Row& row) { value = (row.*read)(0); });
+  if (!value) throw StoreError(std::string(statement.operation), {}, std::string(statement.operation) + " returned no row");
+  return *value;
+}
+
+json messages_json(const std::vector<Message>& events) {
+  json array = json::array();
+  for (const Message& event : events) {
+    json element = {{"name", event.name}};
+    if (!event.data.is_null()) element["data"] = event.data;  // the server makes a missing one {}
+    if (event.pii) element["pii"] = *event.pii;
+    array.push_back(std::move(element));
+  }
+  return array;
+}
+
+json stats_streams_json(const StatsQuery& query) {
+  if (!query.streams.empty()) return query.streams;
+  json selection = json::object();
+  if (query.stream) selection = {{"stream", *query.stream}, {"stream_exact", query.stream_exact}};
+  return selection;
+}
+
+json stats_options_json(const StatsQuery& query) {
+  json options = {{"tail", query.tail}, {"count", query.count}, {"names", query.names}};
+  if (!query.exclude.empty()) options["exclude"] = query.exclude;
+  if (query.before) options["before"] = *query.before;
+  if (query.after) options["after"] = *query.after;
+  if (query.limit) options["limit"] = *query.limit;
+  return options;
+}
+
+json truncate_targets_json(const std::vector<TruncateTarget>& targets) {
+  json array = json::array();
+  for (const TruncateTarget& target : targets) {
+    json element = {{"stream", target.stream}};
+    if (target.snapshot) element["snapshot"] = *target.snapshot;
+    if (target.meta) element["meta"] = *target.meta;
+    if (target.before) element["before"] = to_iso8601(*target.before);
+    if (target.max_id) element["max_id"] = *target.max_id;
+    array.push_back(std::move(element));
+  }
+  return array;
+}
+
+}  // namespace
+
+Store::Store(std::shared_ptr<ConnectionPool> pool, StoreOptions options) : pool_(std::move(pool)), options_(options) {
+  if (!pool_) throw std::invalid_argument("Store: no connection pool");
+  if (options_.page_size <= 0) throw std::invalid_argument("Store: page_size must be positive");
+}
+
+std::vector<Committed> Store::commit(std::string_view stream, const std::vector<Message>& events, const json& meta,
+                                     std::optional<std::int32_t> expected_version) {
+  db::Params params;
+  params.text(stream).json(messages_json(events)).json(meta.is_null() ? json::object() : meta).number(expected_version);
+  std::vector<Committed> committed;
+  committed.reserve(events.size());
+  run(*pool_, store_sql::kCommit, params,
+      [&](const db::Row& row) { committed.push_back(store_rows::committed_from(row)); }, stream);
+  return committed;
+}
+
+std::int64_t Store::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
+  if (query.limit && *query.limit < 0) throw ValidationError("query: limit must be 0 (no limit) or more", "act.query", "limit");
+  const bool limited = query.limit && *query.limit > 0;
+  std::optional<std::int64_t> after = query.after;
+  std::optional<std::int64_t> before = query.before;
+  std::optional<json> names;
+  if (query.names) names = json(*query.names);
+  std::int64_t delivered = 0;
+  std::vector<Committed> page;
+  for (;;) {
+    const std::int64_t wanted =
+        limited ? std::min<std::int64_t>(options_.page_size, *query.limit - delivered) : options_.page_size;
+    if (wanted <= 0) break;
+    db::Params params;
+    params.text(query.stream).number(after).number(before).json(names).number(std::optional<std::int64_t>(wanted))
+        .boolean(query.backward).boolean(query.stream_exact).time(query.created_after).time(query.created_before)
+        .text(query.correlation).boolean(query.with_snaps);
+    page.clear();
+    run(*pool_, store_sql::kQuery, params,
+        [&](const db::Row& row) { page.push_back(store_rows::committed_from(row)); });
+    for (const Committed& event : page) on_event(event);
+    delivered += static_cast<std::int64_t>(page.size());
+    if (static_cast<std::int64_t>(page.size()) < wanted) break;
+    // The next page continues past the last id seen, in the read's direction.
+    (query.backward ? before : after) = page.back().id;
+  }
+  return delivered;
+}
+
+std::int32_t Store::version(std::string_view stream) {
+  return single_value(*pool_, store_sql::kVersion, db::Params().text(stream), &db::Row::int32);
+}
+
+std::int64_t Store::max_event_id() {
+  return single_value(*pool_, store_sql::kMaxEventId, db::Params(), &db::Row::int64);
+}
+
+std::int64_t Store::horizon() { return single_value(*pool_, store_sql::kHorizon, db::Params(), &db::Row::int64); }
+
+std::int64_t Store::wait(std::int64_t after, std::chrono::milliseconds timeout) {
+  return single_value(*pool_, store_sql::kWait, db::Params().number(after).number(timeout.count()), &db::Row::int64);
+}
+
+std::vector<StreamStats> Store::query_stats(const StatsQuery& query) {
+  db::Params params;
+  params.json(stats_streams_json(query)).json(stats_options_json(query));
+  std::vector<StreamStats> rows;
+  run(*pool_, store_sql::kQueryStats, params, [&](const db::Row& row) {
+    StreamStats stats;
+    stats.stream = row.text(0);
+    stats.head = store_rows::committed_from_json(json::parse(row.text(1)));
+    if (!row.is_null(2)) stats.tail = store_rows::committed_from_json(json::parse(row.text(2)));
+    if (!row.is_null(3)) stats.count = row.int64(3);
+    if (!row.is_null(4)) stats.names = json::parse(row.text(4));
+    rows.push_back(std::move(stats));
+  });
+  return rows;
+}
+
+std::vector<Truncated> Store::truncate(const std::vector<TruncateTarget>& targets) {
+  std::vector<Truncated> rows;
+  run(*pool_, store_sql::kTruncate, db::Params().json(truncate_targets_json(targets)), [&](const db::Row& row) {
+    Truncated truncated;
+    truncated.stream = row.text(0);
+    truncated.deleted = row.int64(1);
+    truncated.id = row.int64(2);
+    truncated.version = row.int32(3);
+    truncated.name = row.text(4);
+    if (!row.is_null(5)) truncated.before = store_rows::from_epoch_micros(row.int64(5));
+    rows.push_back(std::move(truncated));
+  });
+  return rows;
+}
+
+std::int64_t Store::forget_pii(std::string_view stream) {
+  return single_value(*pool_, store_sql::kForgetPii, db::Params().text(stream), &db::Row::int64);
+}
+
+std::vector<ChainCheck> Store::verify(std::optional<std::string> stream) {
+  std::vector<ChainCheck> rows;
+  run(*pool_, store_sql::kVerify, db::Params().text(stream), [&](const db::Row& row) {
+    ChainCheck check;
+    check.stream = row.text(0);
+    check.events = row.int64(1);
+    check.valid = row.boolean(2);
+    if (!row.is_null(3)) check.first_bad_version = row.int32(3);
+    rows.push_back(std::move(check));
+  });
+  return rows;
+}
+
+void ensure_extension(ConnectionPool& pool) {
+  run(pool, store_sql::kCreateExtension, db::Params(), [](const db::Row&) {});
+}
+
+}  // namespace act
