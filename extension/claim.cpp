@@ -7,6 +7,7 @@
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
+#include "horizon.hpp"
 #include "jsonb_access.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
@@ -14,11 +15,21 @@
 namespace act::pg {
 namespace {
 
-const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTOID};
+const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTOID, INT8OID};
 // The statement is index-driven by construction; a custom plan per call
 // would only add planning time.
-SavedPlan g_claim_plan(core::ClaimSql(false), 6, kClaimArgTypes, PlanMode::kGeneric);
-SavedPlan g_claim_lane_plan(core::ClaimSql(true), 6, kClaimArgTypes, PlanMode::kGeneric);
+SavedPlan g_claim_plan(core::ClaimSql(false), 7, kClaimArgTypes, PlanMode::kGeneric);
+SavedPlan g_claim_lane_plan(core::ClaimSql(true), 7, kClaimArgTypes, PlanMode::kGeneric);
+
+// Folds the wide marks into the rows claim reads; rows another transaction
+// holds are left for a later claim.
+const Oid kNoArgTypes[1] = {InvalidOid};
+SavedPlan g_fold_plan(
+    "WITH marks AS (SELECT w.stream, max(w.mark) AS mark FROM act.wide_marks w GROUP BY w.stream), "
+    "stale AS (SELECT r.stream, m.mark FROM act.subscription_rows r JOIN marks m ON m.stream = r.stream "
+    "  WHERE r.correlated_at IS NULL OR r.correlated_at < m.mark FOR UPDATE OF r SKIP LOCKED) "
+    "UPDATE act.subscription_rows r SET correlated_at = stale.mark FROM stale WHERE r.stream = stale.stream",
+    0, kNoArgTypes);
 
 }  // namespace
 }  // namespace act::pg
@@ -40,9 +51,12 @@ ACT_SQL_FUNCTION(act_claim) {
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
   if (counts.Total() > 0) {
-    Datum args[6] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
-                     PG_GETARG_DATUM(2),              Int32GetDatum(millis),          has_lane ? PG_GETARG_DATUM(4) : Datum(0)};
-    const char nulls[7] = {' ', ' ', ' ', ' ', ' ', has_lane ? ' ' : 'n', '\0'};
+    pg::Execute(pg::g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
+    const bool capped = pg::ConcurrentMode();
+    Datum args[7] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
+                     PG_GETARG_DATUM(2),              Int32GetDatum(millis),          has_lane ? PG_GETARG_DATUM(4) : Datum(0),
+                     capped ? Int64GetDatum(pg::Horizon()) : Datum(0)};
+    const char nulls[8] = {' ', ' ', ' ', ' ', ' ', has_lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
     pg::SavedPlan& plan = has_lane ? pg::g_claim_lane_plan : pg::g_claim_plan;
     pg::Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
     pg::EmitAllRows(result);

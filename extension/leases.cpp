@@ -19,7 +19,7 @@ const Oid kAckArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, INT8ARRAYOID, BOOLARRAYO
 // `due` entries defer the row and keep (or set) retry; they are applied but not returned.
 SavedPlan g_ack_plan(
     "WITH acked AS ("
-    "  UPDATE act.subscriptions s SET at = i.at, leased_by = NULL, leased_until = NULL, deferred_at = i.due,"
+    "  UPDATE act.subscription_rows s SET at = i.at, leased_by = NULL, leased_until = NULL, deferred_at = i.due,"
     "    retry = CASE WHEN i.due IS NULL THEN -1 ELSE coalesce(i.retry, s.retry) END"
     "  FROM unnest($1, $2, $3, $4, $5, $6) AS i(stream, by, at, lagging, retry, due)"
     "  WHERE s.stream = i.stream AND s.leased_by = i.by"
@@ -30,7 +30,7 @@ SavedPlan g_ack_plan(
 const Oid kBlockArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID};
 SavedPlan g_block_plan(
     "WITH blocked AS ("
-    "  UPDATE act.subscriptions s SET blocked = true, error = i.error, deferred_at = NULL"
+    "  UPDATE act.subscription_rows s SET blocked = true, error = i.error, deferred_at = NULL"
     "  FROM unnest($1, $2, $3, $4) AS i(stream, by, error, lagging)"
     "  WHERE s.stream = i.stream AND s.leased_by = i.by AND NOT s.blocked"
     "  RETURNING s.stream, s.source, s.at, i.by, s.retry, s.error, i.lagging, s.lane"

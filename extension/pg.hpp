@@ -15,6 +15,7 @@ extern "C" {
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "storage/backendid.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"

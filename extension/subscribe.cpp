@@ -20,11 +20,11 @@ namespace act::pg {
 namespace {
 
 const Oid kExistingArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_existing_plan("SELECT s.stream FROM act.subscriptions s WHERE s.stream = ANY ($1)", 1, kExistingArgTypes);
+SavedPlan g_existing_plan("SELECT s.stream FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1, kExistingArgTypes);
 
 const Oid kInsertArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
 SavedPlan g_insert_plan(
-    "INSERT INTO act.subscriptions (stream, source, names, priority, lane, correlated_at) "
+    "INSERT INTO act.subscription_rows (stream, source, names, priority, lane, correlated_at) "
     "SELECT u.stream, u.source, "
     "       CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END, "
     "       u.priority, u.lane, u.mark "
@@ -49,7 +49,7 @@ SavedPlan g_backfill_pattern_plan(
 
 const Oid kMarkArgTypes[] = {TEXTOID, INT8OID};
 SavedPlan g_backfill_mark_plan(
-    "UPDATE act.subscriptions s SET correlated_at = $2 "
+    "UPDATE act.subscription_rows s SET correlated_at = $2 "
     "WHERE s.stream = $1 AND (s.correlated_at IS NULL OR s.correlated_at < $2)",
     2, kMarkArgTypes);
 
@@ -57,7 +57,7 @@ SavedPlan g_backfill_mark_plan(
 // regresses; rows where nothing changes are not rewritten.
 const Oid kMergeArgTypes[] = {TEXTARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
 SavedPlan g_merge_plan(
-    "UPDATE act.subscriptions s SET priority = greatest(s.priority, u.priority), lane = u.lane, "
+    "UPDATE act.subscription_rows s SET priority = greatest(s.priority, u.priority), lane = u.lane, "
     "  correlated_at = CASE WHEN u.mark IS NULL THEN s.correlated_at "
     "                       ELSE greatest(coalesce(s.correlated_at, u.mark), u.mark) END "
     "FROM unnest($1, $2, $3, $4) AS u(stream, priority, lane, mark) "
@@ -82,7 +82,7 @@ SavedPlan g_lease_plan(
 
 const Oid kSummaryArgTypes[] = {TEXTOID};
 SavedPlan g_summary_plan(
-    "SELECT (SELECT coalesce(max(s.at), -1) FROM act.subscriptions s), "
+    "SELECT (SELECT coalesce(max(s.at), -1) FROM act.subscription_rows s), "
     "       coalesce((SELECT c.at FROM act.correlators c WHERE c.key = $1), -1)",
     1, kSummaryArgTypes);
 

@@ -74,14 +74,14 @@ std::string SelectorStatementSql(SelectorStatement statement, const StreamSelect
   const std::string released = "leased_by = NULL, leased_until = NULL, deferred_at = NULL";
   switch (statement) {
     case SelectorStatement::kDefer:
-      return "UPDATE act.subscriptions s SET deferred_at = $7, retry = -1" + where;
+      return "UPDATE act.subscription_rows s SET deferred_at = $7, retry = -1" + where;
     case SelectorStatement::kReset:
-      return "UPDATE act.subscriptions s SET at = -1, retry = -1, blocked = false, error = NULL, " + released + where;
+      return "UPDATE act.subscription_rows s SET at = -1, retry = -1, blocked = false, error = NULL, " + released + where;
     case SelectorStatement::kUnblock:
-      return "UPDATE act.subscriptions s SET retry = -1, blocked = false, error = NULL, " + released + where +
+      return "UPDATE act.subscription_rows s SET retry = -1, blocked = false, error = NULL, " + released + where +
              " AND s.blocked";
     case SelectorStatement::kPrioritize:
-      return "UPDATE act.subscriptions s SET priority = $7" + where + " AND s.priority <> $7";
+      return "UPDATE act.subscription_rows s SET priority = $7" + where + " AND s.priority <> $7";
     case SelectorStatement::kQueryStreams:
       return "SELECT s.* FROM act.subscriptions s" + where + " ORDER BY s.stream COLLATE \"C\" LIMIT $8";
     case SelectorStatement::kQueryStreamsAfter:  // keyset pagination on subscriptions_stream_c_ix

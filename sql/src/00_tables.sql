@@ -1,6 +1,8 @@
 -- Tables. Only the extension's functions write them (see 90_roles.sql).
 
-CREATE SEQUENCE act.events_id_seq AS bigint START 1;
+-- CACHE 1: concurrent mode relies on every nextval() returning more than the
+-- last value any reader saw (docs/concurrency.md).
+CREATE SEQUENCE act.events_id_seq AS bigint START 1 CACHE 1;
 
 CREATE TABLE act.events (
   id      bigint PRIMARY KEY DEFAULT nextval('act.events_id_seq'),
@@ -29,7 +31,8 @@ CREATE TABLE act.stream_anchors (
 );
 COMMENT ON TABLE act.stream_anchors IS 'pg_act: hash-chain anchors of streams truncated with a retention window';
 
-CREATE TABLE act.subscriptions (
+-- act.subscriptions (a view, below) over the rows the drain writes.
+CREATE TABLE act.subscription_rows (
   stream        text PRIMARY KEY,
   source        text,
   names         text[],
@@ -44,27 +47,46 @@ CREATE TABLE act.subscriptions (
   deferred_at   timestamptz,
   correlated_at bigint
 ) WITH (fillfactor = 70);  -- room for HOT updates: claims and acks rewrite rows all day
-COMMENT ON TABLE act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
+COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
 -- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
 -- claims across all lanes, the other claims of one lane.
-CREATE INDEX subscriptions_work_priority_ix ON act.subscriptions (priority DESC, at, stream)
+CREATE INDEX subscriptions_work_priority_ix ON act.subscription_rows (priority DESC, at, stream)
   WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_at_ix ON act.subscriptions (at, stream)
+CREATE INDEX subscriptions_work_at_ix ON act.subscription_rows (at, stream)
   WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscriptions (lane, priority DESC, at, stream)
+CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane, priority DESC, at, stream)
   WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_at_ix ON act.subscriptions (lane, at, stream)
+CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream)
   WHERE NOT blocked AND at < correlated_at;
 -- Static marking at commit: literal sources by lookup; source-less and
 -- pattern sources (core IsPattern, the same character class) are few.
-CREATE INDEX subscriptions_source_ix ON act.subscriptions (source) WHERE source IS NOT NULL;
-CREATE INDEX subscriptions_wide_source_ix ON act.subscriptions (stream)
+CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
+CREATE INDEX subscriptions_wide_source_ix ON act.subscription_rows (stream)
   WHERE source IS NULL OR source ~ '[][^$.*+?(){}|\\]';
 -- act.query_streams pages in C collation whatever the database's collation.
-CREATE INDEX subscriptions_stream_c_ix ON act.subscriptions ((stream COLLATE "C"));
+CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
 -- act.subscribe reports the highest watermark.
-CREATE INDEX subscriptions_at_ix ON act.subscriptions (at);
+CREATE INDEX subscriptions_at_ix ON act.subscription_rows (at);
+
+-- Work marks of wide subscriptions (NULL or pattern source), one row per
+-- subscription and committing backend: a commit raises only its backend's
+-- row, so commits to different streams never wait on a shared row. Claims
+-- fold them into subscription_rows; act.subscriptions shows their maximum.
+CREATE TABLE act.wide_marks (
+  stream  text NOT NULL,
+  backend int NOT NULL,
+  mark    bigint NOT NULL,
+  PRIMARY KEY (stream, backend)
+);
+COMMENT ON TABLE act.wide_marks IS 'pg_act: work marks of source-less and pattern subscriptions, per committing backend';
+
+CREATE VIEW act.subscriptions AS
+SELECT r.stream, r.source, r.names, r.at, r.retry, r.blocked, r.error, r.leased_by, r.leased_until, r.priority,
+       r.lane, r.deferred_at, greatest(r.correlated_at, w.mark) AS correlated_at
+  FROM act.subscription_rows r
+  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.stream = r.stream) w ON true;
+COMMENT ON VIEW act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
 
 CREATE TABLE act.correlators (
   key          text PRIMARY KEY,

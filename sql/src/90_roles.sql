@@ -17,7 +17,8 @@ REVOKE ALL ON ALL TABLES IN SCHEMA act FROM PUBLIC;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA act FROM PUBLIC;
 GRANT USAGE ON SCHEMA act TO act_reader;
 -- Reading the tables directly is allowed; writing them is not (append-only).
-GRANT SELECT ON act.events, act.subscriptions, act.correlators, act.stream_anchors TO act_reader;
+GRANT SELECT ON act.events, act.subscriptions, act.subscription_rows, act.wide_marks, act.correlators, act.stream_anchors
+  TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
   act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
@@ -34,5 +35,6 @@ GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), ac
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('act.stream_anchors', '');
-SELECT pg_catalog.pg_extension_config_dump('act.subscriptions', '');
+SELECT pg_catalog.pg_extension_config_dump('act.subscription_rows', '');
+SELECT pg_catalog.pg_extension_config_dump('act.wide_marks', '');
 SELECT pg_catalog.pg_extension_config_dump('act.correlators', '');

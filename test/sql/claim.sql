@@ -6,14 +6,17 @@ SELECT has_function('act', 'claim', ARRAY['integer', 'integer', 'text', 'integer
 SELECT has_function('act', 'ack', ARRAY['jsonb'], 'act.ack signature');
 SELECT has_function('act', 'block', ARRAY['jsonb'], 'act.block signature');
 
+-- History first (ids 1..10), so the rows below are under the horizon in
+-- concurrent mode too; no subscription exists yet, so nothing is marked.
+SELECT count(*) FROM act.commit('history', (SELECT jsonb_agg(jsonb_build_object('name', 'E')) FROM generate_series(1, 10)));
 -- Rows set up directly (as the owner) to pin each rule.
-INSERT INTO act.subscriptions (stream, at, correlated_at, priority, lane) VALUES
+INSERT INTO act.subscription_rows (stream, at, correlated_at, priority, lane) VALUES
   ('a', -1, 5, 0, 'default'), ('b', 3, 5, 0, 'default'), ('c', 4, 5, 9, 'default'),
   ('done', 5, 5, 0, 'default'), ('unmarked', -1, NULL, 0, 'default'), ('slow', 0, 5, 0, 'slow');
-INSERT INTO act.subscriptions (stream, at, correlated_at, blocked) VALUES ('blocked', 0, 5, true);
-INSERT INTO act.subscriptions (stream, at, correlated_at, deferred_at) VALUES ('later', 0, 5, now() + interval '1 hour');
-INSERT INTO act.subscriptions (stream, at, correlated_at, deferred_at) VALUES ('due', 0, 5, now() - interval '1 second');
-INSERT INTO act.subscriptions (stream, at, correlated_at, leased_by, leased_until) VALUES
+INSERT INTO act.subscription_rows (stream, at, correlated_at, blocked) VALUES ('blocked', 0, 5, true);
+INSERT INTO act.subscription_rows (stream, at, correlated_at, deferred_at) VALUES ('later', 0, 5, now() + interval '1 hour');
+INSERT INTO act.subscription_rows (stream, at, correlated_at, deferred_at) VALUES ('due', 0, 5, now() - interval '1 second');
+INSERT INTO act.subscription_rows (stream, at, correlated_at, leased_by, leased_until) VALUES
   ('held', 0, 5, 'other', now() + interval '1 hour'), ('expired', 0, 5, 'other', now() - interval '1 second');
 
 SELECT results_eq($$SELECT stream FROM act.claim(100, 0, 'w1', 60000) ORDER BY stream$$,
@@ -29,29 +32,29 @@ SELECT results_eq($$SELECT at, retry FROM act.subscriptions WHERE stream = 'a'$$
   'claim leaves at alone');
 
 -- Release everything, then look at frontiers and ordering.
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lagging FROM act.claim(1, 0, 'w3', 1000)$$, $$VALUES ('c'::text, true)$$,
   'lagging 1: priority first');
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lagging FROM act.claim(2, 0, 'w3', 1000) ORDER BY stream$$,
   $$VALUES ('a'::text, true), ('c', true)$$, 'lagging 2: one by priority (c), one fairness reserve by watermark (a)');
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lagging FROM act.claim(0, 1, 'w3', 1000)$$, $$VALUES ('c'::text, false)$$,
   'leading: the most advanced watermark first');
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lagging FROM act.claim(1, 1, 'w3', 1000)$$, $$VALUES ('c'::text, true)$$,
   'a stream chosen by both frontiers is returned once, lagging');
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lane FROM act.claim(10, 0, 'w3', 1000, 'slow')$$, $$VALUES ('slow'::text, 'slow'::text)$$,
   'a lane filter');
-UPDATE act.subscriptions SET priority = 0, leased_by = NULL, leased_until = NULL;
-UPDATE act.subscriptions SET at = 3 WHERE at < correlated_at;
+UPDATE act.subscription_rows SET priority = 0, leased_by = NULL, leased_until = NULL;
+UPDATE act.subscription_rows SET at = 3 WHERE at < correlated_at;
 SELECT results_eq($$SELECT stream FROM act.claim(1, 0, 'w3', 1000)$$, ARRAY['a'], 'ties are broken by stream');
 SELECT is((SELECT count(*) FROM act.claim(0, 0, 'w3', 1000)), 0::bigint, 'zero counts claim nothing');
 
 -- Leases, retries, expiry
-UPDATE act.subscriptions SET leased_by = NULL, leased_until = NULL, retry = -1;
-DELETE FROM act.subscriptions WHERE stream <> 'a';
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL, retry = -1;
+DELETE FROM act.subscription_rows WHERE stream <> 'a';
 SELECT is((SELECT retry FROM act.claim(1, 0, 'w1', 0)), 0, 'a 0 ms lease is granted (already expired)');
 SELECT is((SELECT retry FROM act.claim(1, 0, 'w2', 0)), 1, 'an expired lease is re-claimable and counts against the retry budget');
 SELECT is((SELECT count(*) FROM act.ack('[{"stream": "a", "by": "w1", "at": 5}]')), 0::bigint, 'a stale holder''s ack is dropped');
@@ -73,7 +76,7 @@ SELECT results_eq($$SELECT at, retry, leased_by, deferred_at FROM act.subscripti
   $$VALUES (2::bigint, 0, NULL::text, date_trunc('milliseconds', now() + interval '1 hour'))$$,
   'due (epoch ms) defers, keeps retry, releases the lease');
 SELECT is((SELECT count(*) FROM act.claim(1, 0, 'w7', 60000)), 0::bigint, 'a deferred stream is not claimable');
-UPDATE act.subscriptions SET deferred_at = NULL;
+UPDATE act.subscription_rows SET deferred_at = NULL;
 SELECT count(*) FROM act.claim(1, 0, 'w8', 60000);
 SELECT is((SELECT count(*) FROM act.ack('[{"stream": "a", "by": "w8", "at": 2, "retry": 7, "due": "2030-01-01T00:00:00Z"}]')), 0::bigint,
   'due as a timestamptz string');
@@ -81,7 +84,7 @@ SELECT results_eq($$SELECT retry, deferred_at FROM act.subscriptions WHERE strea
   $$VALUES (7, '2030-01-01T00:00:00Z'::timestamptz)$$, 'due with retry sets retry');
 
 -- block
-UPDATE act.subscriptions SET deferred_at = NULL, retry = -1;
+UPDATE act.subscription_rows SET deferred_at = NULL, retry = -1;
 SELECT count(*) FROM act.claim(1, 0, 'w9', 60000);
 SELECT is((SELECT count(*) FROM act.block('[{"stream": "a", "by": "nobody", "error": "x"}]')), 0::bigint, 'block by a non-holder does nothing');
 SELECT results_eq($$SELECT stream, at, by, retry, error, lagging FROM act.block('[{"stream": "a", "by": "w9", "error": "boom", "at": 99, "lagging": true}]')$$,

@@ -14,7 +14,7 @@ SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.prona
   'every owner-rights function pins search_path');
 SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_extension x
              JOIN pg_class c ON c.oid = ANY (x.extconfig) WHERE x.extname = 'pg_act'),
-  ARRAY['correlators', 'events', 'events_id_seq', 'stream_anchors', 'subscriptions'], 'tables and sequence are registered for pg_dump');
+  ARRAY['correlators', 'events', 'events_id_seq', 'stream_anchors', 'subscription_rows', 'wide_marks'], 'tables and sequence are registered for pg_dump');
 
 CREATE ROLE app_reader IN ROLE act_reader;
 CREATE ROLE app_writer IN ROLE act_writer;
@@ -48,7 +48,7 @@ SELECT is((SELECT count(*) FROM act.query('r-1')), 1::bigint, 'act_reader reads'
 SELECT is((SELECT valid FROM act.verify('r-1')), true, 'act_reader verifies');
 SELECT throws_ok($$SELECT * FROM act.commit('r-1', '[{"name": "B"}]')$$, '42501', NULL, 'act_reader cannot commit');
 SELECT throws_ok($$SELECT act.forget_pii('r-1')$$, '42501', NULL, 'act_reader cannot forget pii');
-SELECT throws_ok($$UPDATE act.subscriptions SET at = 0$$, '42501', NULL, 'act_reader cannot UPDATE subscriptions');
+SELECT throws_ok($$UPDATE act.subscription_rows SET at = 0$$, '42501', NULL, 'act_reader cannot UPDATE subscription rows');
 RESET ROLE;
 
 SET ROLE app_admin;

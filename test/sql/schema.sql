@@ -1,6 +1,6 @@
 -- The fixed schema of SQL-API.md: tables, columns in order, keys, indexes, functions.
 BEGIN;
-SELECT plan(18);
+SELECT plan(19);
 
 SELECT has_schema('act', 'schema act');
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.events'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
@@ -11,15 +11,15 @@ SELECT col_is_unique('act', 'events', ARRAY['stream', 'version'], 'unique (strea
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.subscriptions'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
   ARRAY['stream', 'source', 'names', 'at', 'retry', 'blocked', 'error', 'leased_by', 'leased_until', 'priority', 'lane',
         'deferred_at', 'correlated_at'], 'act.subscriptions columns in order');
-SELECT col_is_pk('act', 'subscriptions', 'stream', 'subscriptions keyed by stream');
+SELECT col_is_pk('act', 'subscription_rows', 'stream', 'subscriptions keyed by stream');
 SELECT col_type_is('act', 'subscriptions', 'at', 'bigint', 'watermarks are bigint');
-SELECT col_default_is('act', 'subscriptions', 'lane', 'default'::text, 'lane defaults to ''default''');
+SELECT col_default_is('act', 'subscription_rows', 'lane', 'default'::text, 'lane defaults to ''default''');
 SELECT is(ARRAY(SELECT attname::text FROM pg_attribute WHERE attrelid = 'act.correlators'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum),
   ARRAY['key', 'at', 'leased_by', 'leased_until'], 'act.correlators columns in order');
 SELECT results_eq('SELECT key, at FROM act.correlators', $$VALUES ('', -1::bigint)$$, 'the shared correlator row is present');
-SELECT is_indexed('act', 'subscriptions', ARRAY['priority', 'at', 'stream'], 'the work set (priority arm) is an index');
-SELECT is_indexed('act', 'subscriptions', ARRAY['lane', 'at', 'stream'], 'the work set of one lane is an index');
-SELECT is_indexed('act', 'subscriptions', ARRAY['at', 'stream'], 'the work set (fairness arm) is an index');
+SELECT is_indexed('act', 'subscription_rows', ARRAY['priority', 'at', 'stream'], 'the work set (priority arm) is an index');
+SELECT is_indexed('act', 'subscription_rows', ARRAY['lane', 'at', 'stream'], 'the work set of one lane is an index');
+SELECT is_indexed('act', 'subscription_rows', ARRAY['at', 'stream'], 'the work set (fairness arm) is an index');
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'act.subscriptions_work_at_ix'::regclass),
   '((NOT blocked) AND (at < correlated_at))', 'work-set indexes hold only rows with work');
 
@@ -27,6 +27,9 @@ SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'm
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream',
   '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_publish_inflight', 'subscribe', 'claim', 'ack', 'block', 'defer', 'reset', 'unblock',
   'prioritize', 'query_streams'], 'the functions of schema act');
+
+SELECT is((SELECT cache_size FROM pg_sequences WHERE schemaname = 'act' AND sequencename = 'events_id_seq'), 1::bigint,
+  'the id sequence caches nothing (concurrent mode relies on it)');
 
 -- Restoring a dump inserts the shared correlator row again: it merges.
 UPDATE act.correlators SET at = 42 WHERE key = '';

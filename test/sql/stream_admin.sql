@@ -2,7 +2,7 @@
 BEGIN;
 SELECT plan(36);
 
-INSERT INTO act.subscriptions (stream, source, at, retry, correlated_at, priority, lane, blocked, error, leased_by, leased_until) VALUES
+INSERT INTO act.subscription_rows (stream, source, at, retry, correlated_at, priority, lane, blocked, error, leased_by, leased_until) VALUES
   ('proj-a', NULL,       5, 2, 9, 1, 'default', false, NULL,   'w1', now() + interval '1 hour'),
   ('proj-b', 'order-1',  3, 0, 9, 0, 'fast',    true,  'boom', 'w2', now() + interval '1 hour'),
   ('Proj-C', '^cart-',   -1, -1, 9, 0, 'fast',  false, NULL,   NULL, NULL),
@@ -33,7 +33,7 @@ SELECT is(act.unblock('{"blocked": false}'), 0, 'unblock with blocked=false matc
 SELECT is(act.unblock('{}'), 1, 'an empty filter unblocks every blocked row');
 
 -- reset
-UPDATE act.subscriptions SET blocked = true, error = 'e', leased_by = 'w', leased_until = now() + interval '1 hour', deferred_at = now() + interval '1 hour' WHERE stream = 'mail';
+UPDATE act.subscription_rows SET blocked = true, error = 'e', leased_by = 'w', leased_until = now() + interval '1 hour', deferred_at = now() + interval '1 hour' WHERE stream = 'mail';
 SELECT is(act.reset('["mail"]'), 1, 'reset by name');
 SELECT results_eq($$SELECT at, retry, blocked, error, leased_by, leased_until, deferred_at, correlated_at, priority, lane FROM act.subscriptions WHERE stream = 'mail'$$,
   $$VALUES (-1::bigint, -1, false, NULL::text, NULL::text, NULL::timestamptz, NULL::timestamptz, 9::bigint, 1, 'default'::text)$$,

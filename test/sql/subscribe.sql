@@ -49,10 +49,10 @@ SELECT count(*) FROM act.commit('invoice-1', '[{"name": "Issued"}]');           
 SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'nothing-yet'), 12::bigint, 'a first mark lands on a NULL mark');
 
 -- Blocked rows are marked too
-UPDATE act.subscriptions SET blocked = true WHERE stream = 'o1';
+UPDATE act.subscription_rows SET blocked = true WHERE stream = 'o1';
 SELECT count(*) FROM act.commit('order-1', '[{"name": "Refunded"}]');                      -- 13
 SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'o1'), 13::bigint, 'blocked rows are marked (claim skips them)');
-UPDATE act.subscriptions SET blocked = false WHERE stream = 'o1';
+UPDATE act.subscription_rows SET blocked = false WHERE stream = 'o1';
 
 -- Merge rules for existing rows
 SELECT results_eq($$SELECT subscribed FROM act.subscribe('[{"stream": "o1", "source": "other", "names": ["X"], "priority": 3, "lane": "fast", "correlated_at": 20}]')$$,
@@ -97,7 +97,7 @@ SELECT results_eq($$SELECT correlating FROM act.subscribe('[]', NULL, '{"key": "
 SELECT results_eq($$SELECT correlated_at FROM act.subscribe('[]', NULL, '{"key": "k2", "by": "w1", "millis": 1000}')$$,
   ARRAY[12::bigint], 'keys are independent; a new key starts at the shared floor');
 SELECT is((SELECT watermark FROM act.subscribe('[]')), -1::bigint, 'watermark: the highest at (-1 when none)');
-UPDATE act.subscriptions SET at = 7 WHERE stream = 'all';
+UPDATE act.subscription_rows SET at = 7 WHERE stream = 'all';
 SELECT is((SELECT watermark FROM act.subscribe('[]')), 7::bigint, 'watermark follows at');
 
 -- Bad input: nothing changes

@@ -21,7 +21,7 @@ struct ClaimCounts {
 ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading);
 
 // Parameters: $1 priority count, $2 fairness count, $3 leading count,
-// $4 by, $5 millis, $6 lane (only used when `by_lane`).
+// $4 by, $5 millis, $6 lane (only used when `by_lane`), $7 horizon (or NULL).
 std::string ClaimSql(bool by_lane);
 
 }  // namespace act::core
