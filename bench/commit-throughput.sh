@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # Commit throughput with pgbench against a throwaway cluster: act.commit
 # (single event, 10-event batch) next to a plain INSERT of the same row, at 1
-# and 8 clients. Prints one JSON object. Usage: bench/commit-throughput.sh [seconds]
+# and 8 clients, in fenced or concurrent mode (pg_act preloaded), optionally
+# with a source-less subscription that every commit marks. Prints one JSON
+# object. Usage: bench/commit-throughput.sh [seconds] [fenced|concurrent] [wide]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
+mode=${2:-fenced}
+wide=${3:-}
+wide_json=false
+[ -n "$wide" ] && wide_json=true
+preload=()
+[ "$mode" = concurrent ] && preload=("shared_preload_libraries = 'pg_act'")
 scripts/build.sh >&2
 cluster=$(mktemp -d /tmp/pg_act_bench.XXXXXX)
 chmod 755 "$cluster"
 trap 'scripts/cluster.sh stop "$cluster/pg"; rm -rf "$cluster"' EXIT
-scripts/cluster.sh start "$cluster/pg" "max_wal_size = '4GB'" "shared_buffers = '512MB'"
+scripts/cluster.sh start "$cluster/pg" "max_wal_size = '4GB'" "shared_buffers = '512MB'" "${preload[@]}"
 # shellcheck disable=SC1091
 source "$cluster/pg/env"
 createdb bench
 psql -X -q -d bench -f bench/pgbench/setup.sql >/dev/null
+[ -n "$wide" ] && psql -X -q -d bench -c "SELECT * FROM act.subscribe('[{\"stream\": \"projection\"}]')" >/dev/null
 
 run() {  # run SCRIPT CLIENTS -> "tps p50_ms"
   local log="$cluster/$1-$2"
@@ -27,7 +36,8 @@ run() {  # run SCRIPT CLIENTS -> "tps p50_ms"
 
 settings=$(psql -X -At -d bench -c "SELECT json_object_agg(name, setting) FROM pg_settings WHERE name IN ('fsync','synchronous_commit','shared_buffers','max_wal_size','wal_level','server_version')")
 echo "{"
-echo "  \"seconds\": $seconds, \"mode\": \"$(psql -X -At -d bench -c 'SELECT act.mode()')\", \"settings\": $settings,"
+echo "  \"seconds\": $seconds, \"mode\": \"$(psql -X -At -d bench -c 'SELECT act.mode()')\", \"source_less_subscription\": $wide_json,"
+echo "  \"settings\": $settings,"
 echo "  \"results\": ["
 first=1
 for clients in 1 8; do
