@@ -49,6 +49,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "docs/$mode" "$p" "$f"
   read -r p f < <(test/run-client.sh "$cluster")
   count "client/$mode" "$p" "$f"
+  read -r p f < <(test/run-gap-safety.sh 3)
+  count "gap-safety/$mode" "$p" "$f"
   scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
   rm -rf "$cluster"
   cluster=""
