@@ -1,0 +1,103 @@
+// act.wait wake-up latency: a writer commits one event every 10 ms; a waiter
+// loops on act.wait(last, 1000). Latency = waiter's return minus the moment
+// the writer sent its commit. Prints one JSON line. Usage: wait_latency COMMITS
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ConnectionClose {
+  void operator()(PGconn* connection) const { PQfinish(connection); }
+};
+struct ResultClear {
+  void operator()(PGresult* result) const { PQclear(result); }
+};
+using Connection = std::unique_ptr<PGconn, ConnectionClose>;
+using Result = std::unique_ptr<PGresult, ResultClear>;
+
+Connection Connect() {
+  Connection connection(PQconnectdb(""));
+  if (PQstatus(connection.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(connection.get()));
+  return connection;
+}
+
+Result Run(PGconn* connection, const std::string& sql) {
+  Result result(PQexec(connection, sql.c_str()));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
+    throw std::runtime_error(sql + ": " + PQresultErrorMessage(result.get()));
+  return result;
+}
+
+long long Scalar(PGconn* connection, const std::string& sql) {
+  Result result = Run(connection, sql);
+  return std::atoll(PQgetvalue(result.get(), 0, 0));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int commits = argc > 1 ? std::atoi(argv[1]) : 200;
+  try {
+    Connection writer = Connect();
+    Connection waiter = Connect();
+    std::mutex lock;
+    std::vector<std::pair<long long, Clock::time_point>> sent;  // (id, commit sent)
+    std::vector<std::pair<long long, Clock::time_point>> woken;  // (horizon, wait returned)
+    std::atomic<bool> done{false};
+    long long start = Scalar(waiter.get(), "SELECT act.horizon()");
+    std::thread wait_loop([&] {
+      long long after = start;
+      while (!done.load()) {
+        const long long horizon =
+            Scalar(waiter.get(), "SELECT act.wait(" + std::to_string(after) + ", 1000)");
+        const auto now = Clock::now();
+        if (horizon > after) {
+          std::lock_guard<std::mutex> guard(lock);
+          woken.emplace_back(horizon, now);
+          after = horizon;
+        }
+      }
+    });
+    for (int i = 0; i < commits; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      Run(writer.get(), "BEGIN");
+      const long long id = Scalar(writer.get(), "SELECT id FROM act.commit('wait-bench', '[{\"name\": \"Ping\"}]')");
+      const auto commit_sent = Clock::now();
+      Run(writer.get(), "COMMIT");
+      std::lock_guard<std::mutex> guard(lock);
+      sent.emplace_back(id, commit_sent);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+    done = true;
+    wait_loop.join();
+    std::vector<double> latencies;
+    for (const auto& [id, at] : sent) {
+      auto wake = std::find_if(woken.begin(), woken.end(), [id = id](const auto& w) { return w.first >= id; });
+      if (wake == woken.end()) continue;
+      latencies.push_back(std::chrono::duration<double, std::milli>(wake->second - at).count());
+    }
+    std::sort(latencies.begin(), latencies.end());
+    auto pct = [&](double p) { return latencies.empty() ? 0.0 : latencies[static_cast<std::size_t>(p * static_cast<double>(latencies.size() - 1))]; };
+    const long long mode_concurrent = Scalar(writer.get(), "SELECT (act.mode() = 'concurrent')::int");
+    std::printf("{\"mode\": \"%s\", \"commits\": %d, \"woken_for\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f}\n",
+                mode_concurrent ? "concurrent" : "fenced", commits, latencies.size(), pct(0.5), pct(0.95));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "wait_latency: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
