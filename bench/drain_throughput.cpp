@@ -1,7 +1,7 @@
 // Drain throughput: W workers share S streams of E events each; every worker
 // loops claim -> query -> ack until no stream has work. Prints one JSON line.
 // Usage: drain_throughput WORKERS STREAMS EVENTS (connection from PG* variables).
-#include <libpq-fe.h>
+#include "pq_session.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -15,31 +15,11 @@
 
 namespace {
 
-struct ConnectionClose {
-  void operator()(PGconn* connection) const { PQfinish(connection); }
-};
-struct ResultClear {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Connection = std::unique_ptr<PGconn, ConnectionClose>;
-using Result = std::unique_ptr<PGresult, ResultClear>;
-
-Connection Connect() {
-  Connection connection(PQconnectdb(""));
-  if (PQstatus(connection.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(connection.get()));
-  return connection;
-}
-
-Result Run(PGconn* connection, const char* sql, const std::vector<std::string>& params = {}) {
-  std::vector<const char*> values;
-  for (const std::string& param : params) values.push_back(param.c_str());
-  Result result(PQexecParams(connection, sql, static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                             nullptr, 0));
-  const ExecStatusType status = PQresultStatus(result.get());
-  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
-    throw std::runtime_error(std::string(sql) + ": " + PQresultErrorMessage(result.get()));
-  return result;
-}
+using pq::Connect;
+using pq::Connection;
+using pq::Result;
+using pq::Run;
+using pq::Scalar;
 
 std::string Quote(const std::string& text) { return "\"" + text + "\""; }
 

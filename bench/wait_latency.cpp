@@ -1,7 +1,7 @@
 // act.wait wake-up latency: a writer commits one event every 10 ms; a waiter
 // loops on act.wait(last, 1000). Latency = waiter's return minus the moment
 // the writer sent its commit. Prints one JSON line. Usage: wait_latency COMMITS
-#include <libpq-fe.h>
+#include "pq_session.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -19,33 +19,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct ConnectionClose {
-  void operator()(PGconn* connection) const { PQfinish(connection); }
-};
-struct ResultClear {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Connection = std::unique_ptr<PGconn, ConnectionClose>;
-using Result = std::unique_ptr<PGresult, ResultClear>;
-
-Connection Connect() {
-  Connection connection(PQconnectdb(""));
-  if (PQstatus(connection.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(connection.get()));
-  return connection;
-}
-
-Result Run(PGconn* connection, const std::string& sql) {
-  Result result(PQexec(connection, sql.c_str()));
-  const ExecStatusType status = PQresultStatus(result.get());
-  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
-    throw std::runtime_error(sql + ": " + PQresultErrorMessage(result.get()));
-  return result;
-}
-
-long long Scalar(PGconn* connection, const std::string& sql) {
-  Result result = Run(connection, sql);
-  return std::atoll(PQgetvalue(result.get(), 0, 0));
-}
+using pq::Connect;
+using pq::Connection;
+using pq::Result;
+using pq::Run;
+using pq::Scalar;
 
 }  // namespace
 

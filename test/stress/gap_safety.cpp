@@ -3,7 +3,7 @@
 // while 2 readers follow `after`. Every committed id must reach each reader
 // exactly once and in order; rolled-back ids never. Prints "PASSED FAILED".
 // Usage: gap_safety SECONDS (connection from PG* variables).
-#include <libpq-fe.h>
+#include "pq_session.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -20,28 +20,11 @@
 
 namespace {
 
-struct ConnectionClose {
-  void operator()(PGconn* connection) const { PQfinish(connection); }
-};
-struct ResultClear {
-  void operator()(PGresult* result) const { PQclear(result); }
-};
-using Connection = std::unique_ptr<PGconn, ConnectionClose>;
-using Result = std::unique_ptr<PGresult, ResultClear>;
-
-Connection Connect() {
-  Connection connection(PQconnectdb(""));
-  if (PQstatus(connection.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(connection.get()));
-  return connection;
-}
-
-Result Run(PGconn* connection, const std::string& sql) {
-  Result result(PQexec(connection, sql.c_str()));
-  const ExecStatusType status = PQresultStatus(result.get());
-  if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
-    throw std::runtime_error(sql + ": " + PQresultErrorMessage(result.get()));
-  return result;
-}
+using pq::Connect;
+using pq::Connection;
+using pq::Result;
+using pq::Run;
+using pq::Scalar;
 
 void Write(int writer, std::chrono::steady_clock::time_point until, std::atomic<long>& commits) {
   Connection connection = Connect();
