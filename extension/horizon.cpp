@@ -9,6 +9,7 @@
 extern "C" {
 #include "access/xlog.h"
 #include "port/atomics.h"
+#include "catalog/namespace.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
 #include "storage/proc.h"
@@ -94,11 +95,23 @@ void OnTransactionEvent(XactEvent event, void*) {
 void OnExit(int, Datum) { Withdraw(); }
 
 const Oid kNoArgs[1] = {InvalidOid};
-// The last id taken from the sequence (0 when none yet). With CACHE 1 every
-// later nextval() returns more than this.
-SavedPlan g_high_water_plan(
-    "SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM act.events_id_seq", 0, kNoArgs);
 SavedPlan g_max_visible_plan("SELECT coalesce(max(id), -1) FROM act.events", 0, kNoArgs);
+
+// The last id taken from the sequence (0 when none yet), read directly: with
+// CACHE 1 every later nextval() returns more than this.
+int64 HighWater() {
+  return Guard([] {
+    const Oid schema = get_namespace_oid("act", false);
+    const Oid sequence = get_relname_relid("events_id_seq", schema);
+    if (!OidIsValid(sequence)) elog(ERROR, "pg_act: sequence act.events_id_seq is missing");
+    LOCAL_FCINFO(call, 1);
+    InitFunctionCallInfoData(*call, nullptr, 1, InvalidOid, nullptr, nullptr);
+    call->args[0].value = ObjectIdGetDatum(sequence);
+    call->args[0].isnull = false;
+    const Datum last = pg_sequence_last_value(call);
+    return call->isnull ? int64{0} : DatumGetInt64(last);
+  });
+}
 
 int64 QueryInt64(SavedPlan& plan) {
   Execute(plan.Get(), nullptr, nullptr, false, 1, SPI_OK_SELECT);
@@ -111,7 +124,7 @@ int64 ConcurrentHorizon() {
                                 core::sqlstate::kObjectNotInPrerequisiteState);
   // Read the high-water mark first: a bound published after our scan belongs
   // to ids above it.
-  const int64 high_water = QueryInt64(g_high_water_plan);
+  const int64 high_water = HighWater();
   pg_memory_barrier();
   // This backend's own bound is skipped: its uncommitted events are visible
   // to itself, so for its own reads they hold nothing back.
@@ -146,7 +159,7 @@ void PublishInflight() {
   if (!g_concurrent || g_published) return;
   if (MyBackendId < 1 || MyBackendId > g_shared->slot_count)
     throw core::SqlError(core::sqlstate::kInternalError, "pg_act: this process has no horizon slot");
-  const int64 high_water = QueryInt64(g_high_water_plan);
+  const int64 high_water = HighWater();
   InflightSlot& slot = MySlot();
   slot.database = MyDatabaseId;
   slot.pid = MyProcPid;
