@@ -1,0 +1,29 @@
+#pragma once
+// What handling one leased stream came to, and how a failure is judged
+// against the reaction's retry budget (act-orchestrator-spec §4.6).
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "act/reaction.hpp"
+#include "act/subscriptions.hpp"
+
+namespace act::react {
+
+struct Outcome {
+  std::int32_t handled = 0;   // events whose every reaction succeeded
+  std::int64_t acked_at = -1; // the watermark to acknowledge
+  std::optional<std::string> error;
+  bool block = false;
+  std::optional<Timestamp> defer_until;  // a handler asked for it
+  std::optional<Timestamp> retry_at;     // backoff after a failure
+  bool acknowledged = false;             // already acked inside the projection's transaction
+  bool lost = false;                     // that acknowledgement found the lease gone
+};
+
+// A failure at the lease's retry count: block once the budget is spent (or
+// at once for a NonRetryableError), else retry after the backoff, if any.
+Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
+               const std::string& error, bool retryable);
+
+}  // namespace act::react
