@@ -15,9 +15,7 @@ inline const Actor kBot{"bot-1", "Bot"};
 class ReactionTest : public DatabaseTest {
  protected:
   Subscription subscription(const std::string& target) {
-    StreamFilter exact;
-    exact.stream = target;
-    const auto rows = store_->query_streams(exact);
+    const auto rows = store_->query_streams(StreamFilter::exactly(target));
     EXPECT_EQ(rows.size(), 1u) << target;
     return rows.empty() ? Subscription{} : rows.front();
   }
@@ -26,7 +24,10 @@ class ReactionTest : public DatabaseTest {
   Recorder recorder_;
 };
 
-TEST_F(ReactionTest, AFixedTargetIsMarkedByTheCommitItself) {
+// A suite (and so a database) of its own: a bare target reads every stream's history.
+class FixedTargetTest : public ReactionTest {};
+
+TEST_F(FixedTargetTest, IsMarkedByTheCommitItself) {
   const std::string target = stream("audit");
   auto app = act::app(pool_)
                  .with(counter_)
