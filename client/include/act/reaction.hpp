@@ -102,6 +102,10 @@ class ReactionContext {
 
   [[noreturn]] void defer_until(Timestamp due) const { throw DeferSignal{due}; }
 
+  // True once the app is shutting down: a long handler may finish early
+  // (what it did not handle is handled after the restart).
+  bool stopping() const noexcept;
+
  private:
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream);
 

@@ -62,6 +62,18 @@ struct BlockedLease {
 // Which subscription rows an operation applies to: the listed streams or,
 // when streams is empty, the rows matching every given field (none: all rows).
 struct StreamFilter {
+  static StreamFilter named(std::vector<std::string> streams) {
+    StreamFilter filter;
+    filter.streams = std::move(streams);
+    return filter;
+  }
+  // One stream by its exact name.
+  static StreamFilter exactly(std::string stream) {
+    StreamFilter filter;
+    filter.stream = std::move(stream);
+    return filter;
+  }
+
   std::vector<std::string> streams;
   std::optional<std::string> stream;  // a name, or a regex when stream_exact is false
   bool stream_exact = true;

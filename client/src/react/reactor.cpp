@@ -22,12 +22,6 @@ std::chrono::steady_clock::time_point steady_from(Timestamp due) {
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(due - std::chrono::system_clock::now());
 }
 
-StreamFilter exactly(const std::string& stream) {
-  StreamFilter filter;
-  filter.stream = stream;
-  return filter;
-}
-
 }  // namespace
 
 Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
@@ -69,7 +63,7 @@ void Reactor::initialize() {
   }
   const std::vector<SubscriptionSpec>& fixed = registry_->static_subscriptions();
   if (!fixed.empty()) {
-    for (const SubscriptionSpec& spec : fixed) check_existing(spec, core_.store.query_streams(exactly(spec.stream)));
+    for (const SubscriptionSpec& spec : fixed) check_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));
     core_.store.subscribe(fixed);
   }
   initialized_ = true;
@@ -209,7 +203,7 @@ RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
   progress.target = target;
   LaneSlot& slot = slot_for(projection.route.lane);
   for (;;) {
-    const std::vector<Subscription> rows = core_.store.query_streams(exactly(target));
+    const std::vector<Subscription> rows = core_.store.query_streams(StreamFilter::exactly(target));
     if (rows.empty()) throw std::logic_error("projection " + target + " has no subscription");
     const Subscription& row = rows.front();
     progress.at = row.at;

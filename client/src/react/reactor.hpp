@@ -38,6 +38,7 @@ class Reactor {
   void shutdown();
   RebuildProgress rebuild(const detail::ProjectionModel& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress);
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
   // Wakes every worker (after an unblock or a reset made streams claimable).
   void wake_all();
 
