@@ -98,6 +98,25 @@ TEST_F(ProjectionTest, WritesAndTheirWatermarkCommitTogether) {
   EXPECT_EQ(subscription(target()).at, last);
 }
 
+TEST_F(ProjectionTest, ReadsOnlyItsOwnEventsBesideOtherReactions) {
+  std::atomic<int> reacted{0};
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(per_event())
+                 .on<Decremented>("Decremented")  // a dynamic reaction on another event
+                 .handle("count", [&](const Decremented&, ReactionContext&) { ++reacted; })
+                 .build();
+  app.drain();
+  commit(app, {"a"}, 2);
+  app.do_action("decrement", {in("a"), kAnn, {}}, Decrement{1});
+  commit(app, {"a"}, 1);
+  const SettleResult settled = app.settle();
+  EXPECT_EQ(settled.drained.failed, 0);
+  EXPECT_EQ(applied(), 3);
+  EXPECT_EQ(reacted, 1);
+  EXPECT_EQ(sql("SELECT total FROM " + table_), "4");
+}
+
 TEST_F(ProjectionTest, AFailingBatchRollsBackEntirely) {
   std::atomic<int> calls{0};
   const std::string table = table_;

@@ -22,7 +22,8 @@ void apply(const detail::ProjectionModel& projection, const std::vector<Committe
   }
   for (position = 0; position < count; ++position) {
     const Committed& event = events[position];
-    projection.handlers.find(event.name)->second(event, sql);
+    const auto handler = projection.handlers.find(event.name);
+    if (handler != projection.handlers.end() && handler->second) handler->second(event, sql);
   }
 }
 

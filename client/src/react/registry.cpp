@@ -99,6 +99,12 @@ void Registry::add_static(const Route& route, const std::string& event_name, con
 }
 
 std::vector<std::string> Registry::fetch_names(std::string_view target) const {
+  if (const detail::ProjectionModel* projection = projection_for(target)) {
+    std::vector<std::string> names;
+    for (const auto& [name, handler] : projection->handlers) names.push_back(name);
+    return names;
+  }
+  // A dynamic route may lead to any target, a fixed one included.
   std::set<std::string> names(dynamic_names_.begin(), dynamic_names_.end());
   if (const auto fixed = static_names_.find(target); fixed != static_names_.end())
     names.insert(fixed->second.begin(), fixed->second.end());
