@@ -81,7 +81,7 @@ std::string on_call_for(const std::string& title) {
 // tables by handlers that run in the same transaction as the watermark.
 act::Projection open_tickets() {
   return act::projection("open-tickets")
-      .source("^ticket-")
+      .source("^helpdesk-")
       .setup([](act::Sql& sql) {
         sql.exec("CREATE TABLE IF NOT EXISTS ticket_assignee (ticket text PRIMARY KEY, assignee text NOT NULL)");
         sql.exec("CREATE TABLE IF NOT EXISTS open_tickets (assignee text PRIMARY KEY, open int NOT NULL)");
@@ -116,9 +116,14 @@ int main(int argc, char** argv) try {
   auto app = act::app(example::connect(argc, argv))
                  .with(tickets)
                  .with(open_tickets())
-                 // A new ticket's own stream is its target (found by correlate);
-                 // the handler's action records the Opened event as its cause.
+                 // A new ticket's own stream is its target (found by correlate;
+                 // other apps' tickets in the database are not ours to assign).
+                 // The handler's action records the Opened event as its cause.
                  .on<Opened>("Opened")
+                 .to([](const act::Committed& event) -> std::optional<act::Route> {
+                   if (!event.stream.starts_with("helpdesk-")) return std::nullopt;
+                   return act::Route{event.stream, event.stream};
+                 })
                  .handle("auto_assign",
                          [](const Opened& opened, act::ReactionContext& context) {
                            context.do_action("assign", {context.event().stream, kDispatcher, {}},
@@ -126,7 +131,7 @@ int main(int argc, char** argv) try {
                          })
                  .build();
   const std::string run = example::run_suffix();
-  const std::string stream = "ticket-" + run;
+  const std::string stream = "helpdesk-" + run;
   const act::Actor ann{"u-1", "Ann"};
   const act::Actor bob{"u-2", "Bob"};
   std::cout << "== ticket " << stream << "\n";
@@ -135,7 +140,7 @@ int main(int argc, char** argv) try {
   const auto settled = app.settle();  // correlate + drain until quiet (app.start() runs it in the background)
   std::cout << std::left << std::setw(34) << "the auto_assign reaction runs" << "-> "
             << app.load(tickets, stream).state.status << " (" << app.load(tickets, stream).state.assignee << "), "
-            << settled.drained.handled << " events handled\n";
+            << "(settle handled " << settled.drained.handled << " events)\n";
   const auto attempt = [&](const std::string& step, auto&& action) {
     try {
       show(step, action());
@@ -152,7 +157,7 @@ int main(int argc, char** argv) try {
 
   std::cout << "\n== three more tickets; the projection counts the open ones per assignee\n";
   for (const char* title : {"VPN drops hourly", "Coffee machine leaks", "Badge does not open door 3"}) {
-    app.do_action("open", {"ticket-" + run + "-" + title[0], ann, {}}, Open{title});
+    app.do_action("open", {"helpdesk-" + run + "-" + title[0], ann, {}}, Open{title});
   }
   app.settle();
   app.transact([](act::Sql& sql) {
