@@ -39,8 +39,10 @@ TEST_F(RetryTest, AFailingHandlerIsRetriedThenBlockedWithItsError) {
   const std::string s = stream();  // the only stream it reads: other tests' events stay out
   std::atomic<int> attempts{0};
   std::atomic<bool> healthy{false};
+  std::vector<ReactionFailure> failures;
   auto app = act::app(pool_)
                  .with(counter_)
+                 .on_failure([&](const ReactionFailure& failure) { failures.push_back(failure); })
                  .on<Incremented>("Incremented")
                  .to(Route{target, s})
                  .options(kQuickRetries)
@@ -63,6 +65,14 @@ TEST_F(RetryTest, AFailingHandlerIsRetriedThenBlockedWithItsError) {
   EXPECT_EQ(row.error, "printer on fire");
   EXPECT_EQ(row.at, first.events.front().id) << "the event before the failing one stays handled";
   EXPECT_EQ(recorder_.ids(target), ids_of({first}));
+  ASSERT_EQ(failures.size(), 3u) << "every failed attempt is reported";
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    EXPECT_EQ(failures[i].target, target);
+    EXPECT_EQ(failures[i].event_id, second.events.front().id);
+    EXPECT_EQ(failures[i].event_name, "Incremented");
+    EXPECT_EQ(failures[i].error, "printer on fire");
+    EXPECT_EQ(failures[i].blocked, i == 2) << "the last one spent the budget";
+  }
   app.drain();
   EXPECT_EQ(attempts, 3) << "a blocked stream is not claimed";
 
@@ -73,6 +83,31 @@ TEST_F(RetryTest, AFailingHandlerIsRetriedThenBlockedWithItsError) {
   EXPECT_EQ(recorder_.ids(target), ids_of({first, second})) << "resumed at the watermark";
   EXPECT_EQ(subscription(target).at, second.events.front().id);
   EXPECT_FALSE(subscription(target).blocked);
+}
+
+TEST_F(RetryTest, ResetReplaysATargetAndPrioritizeIsRecorded) {
+  const std::string target = stream("replayed");
+  const std::string s = stream();
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .to(Route{target, s})
+                 .handle("record", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  app.drain();
+  const std::vector<ActionResult> done = {app.do_action("increment", {s, kAnn, {}}, Increment{1}),
+                                          app.do_action("increment", {s, kAnn, {}}, Increment{2})};
+  app.settle();
+  EXPECT_EQ(app.prioritize(StreamFilter::exactly(target), 7), 1);
+  EXPECT_EQ(subscription(target).priority, 7);
+
+  EXPECT_EQ(app.reset(StreamFilter::named({target})), 1);
+  EXPECT_EQ(subscription(target).at, -1) << "rewound; the work mark is kept";
+  app.settle();
+  const std::vector<std::int64_t> twice = {ids_of(done)[0], ids_of(done)[1], ids_of(done)[0], ids_of(done)[1]};
+  EXPECT_EQ(recorder_.ids(target), twice) << "replayed from the first event, in order";
 }
 
 TEST_F(RetryTest, ANonRetryableErrorBlocksAtOnce) {

@@ -176,6 +176,9 @@ class AppBuilder {
   ReactionBuilder<E> on(std::string event_name) &&;
   // Declares a lane (or, named "default", configures the default one).
   AppBuilder lane(Lane lane) &&;
+  // Called (from worker threads too) for every failed reaction attempt and
+  // every worker cycle the database refused; a throw from it is ignored.
+  AppBuilder on_failure(std::function<void(const ReactionFailure&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
   // Throws std::invalid_argument when two states declare the same action,
@@ -195,6 +198,7 @@ class AppBuilder {
   std::vector<detail::ReactionModel> reactions_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
   std::vector<Lane> lanes_;
+  std::function<void(const ReactionFailure&)> on_failure_;
 };
 
 template <class E>

@@ -61,6 +61,17 @@ struct WorkerOptions {
   std::chrono::milliseconds correlate_every{1'000};
 };
 
+// A reaction that failed (its handler threw), or a worker that could not
+// reach the database (target empty), as reported to AppBuilder::on_failure.
+struct ReactionFailure {
+  std::string target;
+  std::optional<std::int64_t> event_id;  // the event whose handler threw
+  std::string event_name;
+  std::string error;
+  std::int32_t retry = 0;  // the attempt that failed, from 0
+  bool blocked = false;    // the retry budget is spent: the stream waits for an operator
+};
+
 struct RebuildProgress {
   std::string target;
   std::int64_t at = -1;     // the watermark reached

@@ -60,6 +60,11 @@ AppBuilder AppBuilder::with_reaction(detail::ReactionModel reaction) && {
   return std::move(*this);
 }
 
+AppBuilder AppBuilder::on_failure(std::function<void(const ReactionFailure&)> listener) && {
+  on_failure_ = std::move(listener);
+  return std::move(*this);
+}
+
 AppBuilder AppBuilder::lane(Lane lane) && {
   lanes_.push_back(std::move(lane));
   return std::move(*this);
@@ -77,7 +82,7 @@ App AppBuilder::build() && {
       }
     }
   }
-  core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry));
+  core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry), std::move(on_failure_));
   return App(std::move(core));
 }
 

@@ -20,9 +20,9 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
       outcome.defer_until = signal.due;
       return outcome;
     } catch (const NonRetryableError& error) {
-      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false);
+      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false, payload.event);
     } catch (const std::exception& error) {
-      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), true);
+      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), true, payload.event);
     }
     const bool last_of_event = i + 1 == payloads.size() || payloads[i + 1].event != payload.event;
     if (last_of_event) {

@@ -33,22 +33,32 @@ std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, 
 
 Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>& events, std::int64_t fetched_to) {
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
-    if (events.empty()) return Outcome{0, fetched_to, {}, false, {}, {}, false, false};
+    if (events.empty()) return moved_to(fetched_to);
     return dispatch_projection(deps.core.store.pool(), *projection, lease, events, fetched_to);
   }
   const std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
-  if (payloads.empty()) return Outcome{0, fetched_to, {}, false, {}, {}, false, false};
+  if (payloads.empty()) return moved_to(fetched_to);
   const ReactionOptions& options = payloads.front().reaction->options;
   if (options.block_on_error && lease.retry > options.max_retries) {
     // Every attempt so far lost its lease before it could report: give up.
-    return Outcome{0, lease.at, "blocked after " + std::to_string(lease.retry) +
-                                    " claims without acknowledged progress (leases expiring mid-handler?)",
-                   true, {}, {}, false, false};
+    Outcome spent = moved_to(lease.at);
+    spent.error = "blocked after " + std::to_string(lease.retry) +
+                  " claims without acknowledged progress (leases expiring mid-handler?)";
+    spent.block = true;
+    return spent;
   }
   return dispatch_reactions(deps.core, lease, payloads, fetched_to, deps.stopping);
 }
 
 }  // namespace
+
+void report_failure(const CycleDeps& deps, const ReactionFailure& failure) noexcept {
+  if (!deps.on_failure) return;
+  try {
+    deps.on_failure(failure);
+  } catch (...) {
+  }
+}
 
 CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading) {
   CycleReport report;
@@ -62,7 +72,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   outcomes.reserve(leases.size());
   for (const Lease& lease : leases) {
     if (deps.stopping.load(std::memory_order_relaxed)) {
-      outcomes.push_back(Outcome{0, lease.at, {}, false, {}, {}, false, false});  // released untouched
+      outcomes.push_back(moved_to(lease.at));  // released untouched
       continue;
     }
     const std::vector<Committed> events = fetch(store, deps.registry, lease, lane.events);
@@ -80,7 +90,11 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     report.result.handled += outcome.handled;
     if (outcome.handled > 0) report.handled_by_target[lease.stream] += outcome.handled;
     (lease.lagging ? report.handled_lagging : report.handled_leading) += outcome.handled;
-    if (outcome.error) ++report.result.failed;
+    if (outcome.error) {
+      ++report.result.failed;
+      report_failure(deps, ReactionFailure{lease.stream, outcome.failed_id, outcome.failed_name, *outcome.error,
+                                           lease.retry, outcome.block});
+    }
     if (outcome.acknowledged) {
       if (outcome.lost) ++report.result.lost;
       if (outcome.handled > 0) ++report.result.advanced;

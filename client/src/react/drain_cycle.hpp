@@ -4,6 +4,7 @@
 // streams whose budget is spent, acknowledge the rest.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <optional>
@@ -22,7 +23,11 @@ struct CycleDeps {
   app_detail::AppCore& core;
   const Registry& registry;
   const std::atomic<bool>& stopping;
+  std::function<void(const ReactionFailure&)> on_failure;  // may be empty
 };
+
+// Tells the listener, if any; a listener's throw is not the cycle's problem.
+void report_failure(const CycleDeps& deps, const ReactionFailure& failure) noexcept;
 
 struct CycleReport {
   DrainResult result;

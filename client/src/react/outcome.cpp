@@ -7,8 +7,9 @@
 namespace act::react {
 
 Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
-               const std::string& error, bool retryable) {
+               const std::string& error, bool retryable, const Committed* event) {
   Outcome outcome;
+  if (event) outcome.failed_on(*event);
   outcome.handled = handled;
   outcome.acked_at = acked_at;
   outcome.error = error;

@@ -19,11 +19,26 @@ struct Outcome {
   std::optional<Timestamp> retry_at;     // backoff after a failure
   bool acknowledged = false;             // already acked inside the projection's transaction
   bool lost = false;                     // that acknowledgement found the lease gone
+  // The event whose handler threw (none: an infrastructure failure).
+  std::optional<std::int64_t> failed_id;
+  std::string failed_name;
+
+  void failed_on(const Committed& event) {
+    failed_id = event.id;
+    failed_name = event.name;
+  }
 };
+
+// Nothing failed: acknowledge up to `at` (also how an untouched lease is handed back).
+inline Outcome moved_to(std::int64_t at) {
+  Outcome outcome;
+  outcome.acked_at = at;
+  return outcome;
+}
 
 // A failure at the lease's retry count: block once the budget is spent (or
 // at once for a NonRetryableError), else retry after the backoff, if any.
 Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
-               const std::string& error, bool retryable);
+               const std::string& error, bool retryable, const Committed* event);
 
 }  // namespace act::react

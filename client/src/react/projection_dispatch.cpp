@@ -79,10 +79,11 @@ Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel&
       if (prefix.failed_at == all.failed_at) {
         Outcome outcome = applied(static_cast<std::int32_t>(all.failed_at), events[all.failed_at - 1].id, prefix.lost);
         outcome.error = all.error;
+        outcome.failed_on(events[all.failed_at]);
         return outcome;
       }
     }
-    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable);
+    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable, &events[all.failed_at]);
   } catch (const Error& error) {
     // The acknowledgement or the commit failed: whether it landed is the
     // database's to say. Leave the lease alone; it expires and is claimed again.

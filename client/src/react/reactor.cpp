@@ -24,8 +24,9 @@ std::chrono::steady_clock::time_point steady_from(Timestamp due) {
 
 }  // namespace
 
-Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
-    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, stopping_} {
+Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
+                 std::function<void(const ReactionFailure&)> on_failure)
+    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, stopping_, std::move(on_failure)} {
   if (registry_->has_dynamic())
     correlator_ = std::make_unique<Correlator>(core_.store, *registry_, app_detail::new_correlation_id());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
@@ -129,8 +130,9 @@ void Reactor::lane_loop(LaneSlot& slot) {
       try {
         report = slot.controller.drain(deps_);
         backoff = kFailureBackoffMin;
-      } catch (const std::exception&) {
+      } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
+        report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
         wake_at = std::chrono::steady_clock::now() + backoff;
         backoff = std::min(backoff * 2, kFailureBackoffMax);
         break;
@@ -153,7 +155,8 @@ void Reactor::correlate_loop(const WorkerOptions& options) {
         if (!result.scanned || result.events < kScanLimit) break;
       }
       backoff = kFailureBackoffMin;
-    } catch (const std::exception&) {
+    } catch (const std::exception& error) {
+      report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
       wake_at = std::chrono::steady_clock::now() + backoff;
       backoff = std::min(backoff * 2, kFailureBackoffMax);
     }

@@ -23,7 +23,8 @@ namespace act::react {
 
 class Reactor {
  public:
-  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry);
+  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
+          std::function<void(const ReactionFailure&)> on_failure);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
