@@ -23,6 +23,9 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
       return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false, payload.event);
     } catch (const std::exception& error) {
       return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), true, payload.event);
+    } catch (...) {
+      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, "a handler threw a non-exception",
+                    true, payload.event);
     }
     const bool last_of_event = i + 1 == payloads.size() || payloads[i + 1].event != payload.event;
     if (last_of_event) {

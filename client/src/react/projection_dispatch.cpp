@@ -45,6 +45,9 @@ Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& proje
   } catch (const std::exception& error) {
     attempt = Attempt{projection.batch ? 0 : position, error.what(), true, false};
     return attempt;
+  } catch (...) {
+    attempt = Attempt{projection.batch ? 0 : position, "a handler threw a non-exception", true, false};
+    return attempt;
   }
   Acknowledgement acknowledgement{lease, ack_at, std::nullopt, std::nullopt};
   if (reaction_calls::ack(connection.session(), {acknowledgement}).empty()) {
