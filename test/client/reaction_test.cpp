@@ -53,6 +53,25 @@ TEST_F(FixedTargetTest, IsMarkedByTheCommitItself) {
   EXPECT_EQ(app.drain().handled, 0) << "nothing is handled twice";
 }
 
+TEST_F(ReactionTest, AnAppRefusesAFixedTargetRegisteredWithoutItsEvents) {
+  const std::string target = stream("audit");
+  const auto noop = [](const auto&, ReactionContext&) {};
+  auto before = act::app(pool_).with(counter_).on<Incremented>("Incremented").to(target).handle("audit", noop).build();
+  before.drain();
+  auto after = act::app(pool_)
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to(target)
+                   .handle("audit", noop)
+                   .on<Decremented>("Decremented")
+                   .to(target)
+                   .handle("audit", noop)
+                   .build();
+  // The row keeps the names it was made with: Decremented would never mark it.
+  EXPECT_THROW(after.drain(), std::logic_error);
+  EXPECT_THROW(after.start(), std::logic_error);
+}
+
 TEST_F(ReactionTest, SameStreamTargetsAreFoundByCorrelateThenMarkedByCommits) {
   auto app = act::app(pool_)
                  .with(counter_)
