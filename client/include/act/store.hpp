@@ -129,6 +129,7 @@ class Store {
   std::int32_t unblock(const StreamFilter& filter);
   std::int32_t prioritize(const StreamFilter& filter, std::int32_t priority);
   // Rows ordered by stream (C collation) after `after`; max_streams 0: all.
+  // The filter's fields only: a list of streams is std::invalid_argument.
   std::vector<Subscription> query_streams(const StreamFilter& filter = {}, const std::optional<std::string>& after = {},
                                           std::int32_t max_streams = 100);
 

@@ -1,4 +1,6 @@
 // Store: the reaction-side calls, each one round trip on a pooled connection.
+#include <stdexcept>
+
 #include "act/errors.hpp"
 #include "act/store.hpp"
 #include "db/session.hpp"
@@ -88,6 +90,8 @@ std::int32_t Store::prioritize(const StreamFilter& filter, std::int32_t priority
 
 std::vector<Subscription> Store::query_streams(const StreamFilter& filter, const std::optional<std::string>& after,
                                                std::int32_t max_streams) {
+  // act.query_streams takes a filter object only.
+  if (!filter.streams.empty()) throw std::invalid_argument("query_streams: select by fields (stream, lane, ...), not by a list");
   db::Params params;
   params.json(reaction_calls::selector_json(filter)).text(after).number(max_streams);
   std::vector<Subscription> rows;
