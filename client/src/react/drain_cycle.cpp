@@ -75,9 +75,18 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       outcomes.push_back(moved_to(lease.at));  // released untouched
       continue;
     }
-    const std::vector<Committed> events = fetch(store, deps.registry, lease, lane.events);
-    report.result.fetched += static_cast<std::int64_t>(events.size());
-    outcomes.push_back(handle(deps, lease, events, events.empty() ? lease.at : events.back().id));
+    try {
+      const std::vector<Committed> events = fetch(store, deps.registry, lease, lane.events);
+      report.result.fetched += static_cast<std::int64_t>(events.size());
+      outcomes.push_back(handle(deps, lease, events, events.empty() ? lease.at : events.back().id));
+    } catch (const std::exception& error) {
+      // The read failed, or a resolver threw: this stream waits for its lease
+      // to expire; the cycle's other streams are still acknowledged.
+      Outcome untouched = moved_to(lease.at);
+      untouched.error = error.what();
+      untouched.acknowledged = true;
+      outcomes.push_back(std::move(untouched));
+    }
   }
 
   // Block before the acknowledgements: both need the lease, which ack releases.

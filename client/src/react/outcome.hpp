@@ -17,7 +17,7 @@ struct Outcome {
   bool block = false;
   std::optional<Timestamp> defer_until;  // a handler asked for it
   std::optional<Timestamp> retry_at;     // backoff after a failure
-  bool acknowledged = false;             // already acked inside the projection's transaction
+  bool acknowledged = false;             // nothing left to send: acked in the projection's transaction, or left to expire
   bool lost = false;                     // that acknowledgement found the lease gone
   // The event whose handler threw (none: an infrastructure failure).
   std::optional<std::int64_t> failed_id;
