@@ -14,5 +14,10 @@ echo "throwaway cluster on $PGHOST (port $PGPORT)"
 createdb demo
 psql -X -q -d demo <examples/sql/demo.sql 2>&1
 echo
-echo "== the same kind of workflow through the C++ client library (examples/client/ticket.cpp)"
+echo "== the same kind of workflow through the C++ client library (examples/client/ticket.cpp):"
+echo "   a reaction assigns new tickets, a projection counts open tickets per assignee in a SQL table"
 build/examples/example_ticket "dbname=demo"
+echo
+echo "== a calculator per stream (examples/client/calculator.cpp): background workers feed a"
+echo "   projection that keeps a paper tape per session, one transaction per batch of key presses"
+build/examples/example_calculator "dbname=demo"

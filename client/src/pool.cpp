@@ -55,6 +55,7 @@ void ConnectionPool::release(std::unique_ptr<db::Session> session) noexcept {
   {
     const std::lock_guard lock(mutex_);
     --leased_;
+    session->rollback();  // a transaction left open by a failed caller must not reach the next one
     if (session->usable()) {
       idle_.push_back(std::move(session));
     } else {

@@ -1,10 +1,16 @@
 #pragma once
-// The application: states wired to a store, the action pipeline, the cache.
+// The application: states wired to a store, the action pipeline, the cache,
+// and the reaction side (reactions, projections, lanes, the drain workers).
 //
-//   auto app = act::app(pool).with(counter).build();
+//   auto app = act::app(pool).with(counter).with(totals).on<Incremented>("Incremented").handle(...).build();
+//   app.start();                                      // background drain workers
 //   app.do_action("increment", {"counter-1", {"u1", "Ann"}}, Increment{5});
 //   auto snapshot = app.load(counter, "counter-1");   // cache, else snapshot + replay
+//   app.settle();                                     // or: correlate + drain until quiet, on this thread
 #include <any>
+#include <concepts>
+#include <stdexcept>
+#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -16,8 +22,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/detail/payload.hpp"
+#include "act/detail/reaction_model.hpp"
+#include "act/drain.hpp"
 #include "act/event.hpp"
 #include "act/pool.hpp"
+#include "act/projection.hpp"
+#include "act/reaction.hpp"
+#include "act/sql.hpp"
 #include "act/snapshot.hpp"
 #include "act/state.hpp"
 #include "act/store.hpp"
@@ -108,6 +120,36 @@ class App {
   AppStats stats() const;
   void clear_cache();
 
+  // Reactions. Dynamic targets (a resolver that is a function of the event)
+  // are found by correlate; fixed targets are marked by the database itself.
+  CorrelateResult correlate();
+  // One drain cycle on every lane.
+  DrainResult drain();
+  // Waits out the debounce, then correlates and drains until a pass makes no
+  // progress; returns what was done. Runs on the calling thread.
+  SettleResult settle(const SettleOptions& options = {});
+  // Starts the background workers: a thread per lane, a correlator when
+  // there are dynamic targets, and a waker on a connection of its own that
+  // waits for commits (act.wait, or LISTEN act_commit when notifications are
+  // on). Workers also drain every lane's cycle without a wake-up.
+  void start(const WorkerOptions& options = {});
+  // Stops the workers: each finishes the event in hand, acknowledges what it
+  // handled and releases the rest of its leases. Also run by the destructor.
+  void shutdown();
+
+  // Recovery.
+  std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
+  std::int32_t unblock(const StreamFilter& streams);
+  std::int32_t reset(const StreamFilter& streams);
+  std::int32_t prioritize(const StreamFilter& streams, std::int32_t priority);
+  // Empties the projection's read model and rewinds its watermark in one
+  // transaction, then drains it back to the head, reporting after each cycle.
+  RebuildProgress rebuild(const Projection& projection,
+                          const std::function<void(const RebuildProgress&)>& on_progress = {});
+
+  // The application's own SQL in one transaction on a pooled connection.
+  void transact(const std::function<void(Sql&)>& work);
+
  private:
   friend class AppBuilder;
   explicit App(std::unique_ptr<app_detail::AppCore> core);
@@ -115,6 +157,9 @@ class App {
 
   std::unique_ptr<app_detail::AppCore> core_;
 };
+
+template <class E>
+class ReactionBuilder;
 
 class AppBuilder {
  public:
@@ -124,18 +169,101 @@ class AppBuilder {
   AppBuilder with(const State<S>& state) && {
     return std::move(*this).with_model(state.shared_model());
   }
+  AppBuilder with(const Projection& projection) &&;
+  // A reaction to events named event_name whose payload converts to E
+  // (nlohmann::json: the payload as it is).
+  template <class E>
+  ReactionBuilder<E> on(std::string event_name) &&;
+  // Declares a lane (or, named "default", configures the default one).
+  AppBuilder lane(Lane lane) &&;
+  // Called (from worker threads too) for every failed reaction attempt and
+  // every worker cycle the database refused; a throw from it is ignored.
+  AppBuilder on_failure(std::function<void(const ReactionFailure&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
-  // Throws std::invalid_argument when two states declare the same action.
+  // Throws std::invalid_argument when two states declare the same action,
+  // or when reactions contradict each other (a target served twice, an
+  // undeclared lane, a handler name used twice for one event).
   App build() &&;
 
  private:
+  template <class E>
+  friend class ReactionBuilder;
   AppBuilder with_model(std::shared_ptr<const detail::StateModel> model) &&;
+  AppBuilder with_reaction(detail::ReactionModel reaction) &&;
 
   std::shared_ptr<ConnectionPool> pool_;
   AppOptions options_;
   std::vector<std::shared_ptr<const detail::StateModel>> states_;
+  std::vector<detail::ReactionModel> reactions_;
+  std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
+  std::vector<Lane> lanes_;
+  std::function<void(const ReactionFailure&)> on_failure_;
 };
+
+template <class E>
+class ReactionBuilder {
+ public:
+  ReactionBuilder(AppBuilder owner, std::string event_name) : owner_(std::move(owner)) {
+    if (event_name.empty()) throw std::invalid_argument("on(): the event name must not be empty");
+    reaction_.event = std::move(event_name);
+  }
+
+  // A fixed target reading every stream's events: the database marks it at commit.
+  ReactionBuilder to(std::string target) && { return std::move(*this).to(Route{std::move(target)}); }
+  // A fixed route (target, source, priority, lane).
+  ReactionBuilder to(Route route) && {
+    if (route.target.empty()) throw std::invalid_argument("to(): the target must not be empty");
+    reaction_.route = std::move(route);
+    reaction_.resolve = nullptr;
+    return std::move(*this);
+  }
+  // A route that depends on the event: resolver(const Committed&) -> std::optional<Route>
+  // (nullopt: the event is not for this reaction). Must be pure: it runs in
+  // correlate and again in the drain, maybe in other processes.
+  template <class F>
+    requires std::is_invocable_r_v<std::optional<Route>, F&, const Committed&>
+  ReactionBuilder to(F resolver) && {
+    reaction_.route.reset();
+    reaction_.resolve = std::move(resolver);
+    return std::move(*this);
+  }
+  ReactionBuilder options(ReactionOptions options) && {
+    if (options.max_retries < 0) throw std::invalid_argument("options(): max_retries must be 0 or more");
+    reaction_.options = std::move(options);
+    return std::move(*this);
+  }
+
+  // Finishes the reaction: handler(const E&, ReactionContext&). name must be
+  // unique among this event's reactions.
+  template <class F>
+  AppBuilder handle(std::string name, F handler) && {
+    static_assert(std::is_invocable_v<F&, const E&, ReactionContext&>, "handle(): handler(const E&, ReactionContext&)");
+    if (name.empty()) throw std::invalid_argument("handle(): the reaction name must not be empty");
+    reaction_.name = std::move(name);
+    if (!reaction_.route && !reaction_.resolve) {
+      // The event's own stream, reading that stream.
+      reaction_.resolve = [](const Committed& event) { return std::optional<Route>(Route{event.stream, event.stream}); };
+    }
+    reaction_.handle = [handler = std::move(handler)](const Committed& event, ReactionContext& context) mutable {
+      if constexpr (std::is_same_v<E, nlohmann::json>) {
+        handler(event.data, context);
+      } else {
+        handler(detail::parse_payload<E>(event.data, event.name), context);
+      }
+    };
+    return std::move(owner_).with_reaction(std::move(reaction_));
+  }
+
+ private:
+  AppBuilder owner_;
+  detail::ReactionModel reaction_;
+};
+
+template <class E>
+ReactionBuilder<E> AppBuilder::on(std::string event_name) && {
+  return ReactionBuilder<E>(std::move(*this), std::move(event_name));
+}
 
 AppBuilder app(std::shared_ptr<ConnectionPool> pool);
 // A pool of its own on a libpq connection string (empty: the PG* environment).

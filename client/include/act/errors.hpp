@@ -84,4 +84,11 @@ class InvariantError : public Error {
   std::string rule_;
 };
 
+// Thrown by a reaction handler for a failure retrying cannot cure: the
+// stream is blocked at once (when its reaction blocks on errors).
+class NonRetryableError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace act

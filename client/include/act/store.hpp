@@ -14,6 +14,7 @@
 
 #include "act/event.hpp"
 #include "act/pool.hpp"
+#include "act/subscriptions.hpp"
 
 namespace act {
 
@@ -112,8 +113,25 @@ class Store {
   std::int64_t forget_pii(std::string_view stream);
   std::vector<ChainCheck> verify(std::optional<std::string> stream = std::nullopt);
 
-  // Reactions (subscribe, claim, ack, block, defer, ...) join here as the
-  // drain lands; their statements go next to the others in src/store/statements.hpp.
+  // Reactions (SQL-API.md "Subscriptions and the drain").
+  SubscribeResult subscribe(const std::vector<SubscriptionSpec>& entries,
+                            std::optional<std::int64_t> checkpoint = std::nullopt,
+                            const std::optional<CorrelatorLease>& correlator = std::nullopt);
+  // Leases up to lagging + leading streams with work to `by`; lane empty: any lane.
+  std::vector<Lease> claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
+                           std::chrono::milliseconds lease, const std::optional<std::string>& lane = std::nullopt);
+  // Returns the plain acknowledgements that took effect: an entry whose lease
+  // was lost is dropped, a due entry is applied but not returned.
+  std::vector<Lease> ack(const std::vector<Acknowledgement>& acks);
+  std::vector<BlockedLease> block(const std::vector<BlockedLease>& leases);
+  std::int32_t defer(const StreamFilter& filter, Timestamp until);
+  std::int32_t reset(const StreamFilter& filter);
+  std::int32_t unblock(const StreamFilter& filter);
+  std::int32_t prioritize(const StreamFilter& filter, std::int32_t priority);
+  // Rows ordered by stream (C collation) after `after`; max_streams 0: all.
+  // The filter's fields only: a list of streams is std::invalid_argument.
+  std::vector<Subscription> query_streams(const StreamFilter& filter = {}, const std::optional<std::string>& after = {},
+                                          std::int32_t max_streams = 100);
 
   ConnectionPool& pool() noexcept { return *pool_; }
   const std::shared_ptr<ConnectionPool>& shared_pool() const noexcept { return pool_; }

@@ -50,7 +50,28 @@ AppBuilder AppBuilder::page_size(std::int32_t events) && {
   return std::move(*this);
 }
 
+AppBuilder AppBuilder::with(const Projection& projection) && {
+  projections_.push_back(projection.model());
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::with_reaction(detail::ReactionModel reaction) && {
+  reactions_.push_back(std::move(reaction));
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_failure(std::function<void(const ReactionFailure&)> listener) && {
+  on_failure_ = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::lane(Lane lane) && {
+  lanes_.push_back(std::move(lane));
+  return std::move(*this);
+}
+
 App AppBuilder::build() && {
+  auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_));
   auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);
   for (const auto& state : states_) {
     for (const auto& [name, action] : state->actions) {
@@ -61,6 +82,7 @@ App AppBuilder::build() && {
       }
     }
   }
+  core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry), std::move(on_failure_));
   return App(std::move(core));
 }
 

@@ -1,13 +1,16 @@
 #pragma once
 // What an App holds; shared by the files of src/app.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "act/app.hpp"
+#include "app/causation.hpp"
 #include "app/counters.hpp"
 #include "cache/state_cache.hpp"
+#include "react/reactor.hpp"
 
 namespace act::app_detail {
 
@@ -20,10 +23,15 @@ struct AppCore {
   // Built once, read-only afterwards: safe to share between threads.
   std::map<std::string, std::shared_ptr<const detail::StateModel>, std::less<>> action_owners;
   Counters counters;
+  // Last: stopped (its workers joined) before the rest goes.
+  std::unique_ptr<react::Reactor> reactor;
+
+  // Runs work in one transaction on a pooled connection; commits when it returns.
+  void transact(const std::function<void(Sql&)>& work);
 };
 
-// The action pipeline behind App::do_action.
+// The action pipeline behind App::do_action; caused_by is set for an action a reaction runs.
 ActionResult run_action(AppCore& core, std::string_view action, const Target& target, const nlohmann::json& payload,
-                        const DoOptions& options);
+                        const DoOptions& options, const std::optional<EventRef>& caused_by = std::nullopt);
 
 }  // namespace act::app_detail

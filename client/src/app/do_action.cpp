@@ -86,7 +86,8 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
 }  // namespace
 
 ActionResult run_action(AppCore& core, std::string_view action_name, const Target& target,
-                        const nlohmann::json& payload, const DoOptions& options) {
+                        const nlohmann::json& payload, const DoOptions& options,
+                        const std::optional<EventRef>& caused_by) {
   const auto owner = core.action_owners.find(action_name);
   if (owner == core.action_owners.end()) throw std::invalid_argument("no state declares action " + std::string(action_name));
   const detail::StateModel& model = *owner->second;
@@ -96,7 +97,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
   // Once, before any attempt: a payload does not get better by retrying.
   const std::any parsed = action.parse(payload);
   const nlohmann::json meta =
-      action_meta(options.correlation.value_or(new_correlation_id()), action.name, target);
+      action_meta(options.correlation.value_or(new_correlation_id()), action.name, target, caused_by);
 
   const auto load = [&](bool use_cache) {
     return load_current(core.store, core.cache, core.counters, model, target.stream, use_cache);
@@ -157,7 +158,9 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       Counters::bump(core.counters.retries);
       continue;
     }
-    return finish_action(core, model, target.stream, std::move(loaded), std::move(committed), attempt);
+    ActionResult result = finish_action(core, model, target.stream, std::move(loaded), std::move(committed), attempt);
+    core.reactor->committed(result.events);
+    return result;
   }
 }
 

@@ -27,6 +27,8 @@ class Params {
   Params& json(const nlohmann::json& value) { return push(value.dump()); }
   Params& json(const std::optional<nlohmann::json>& value) { return value ? json(*value) : null(); }
   Params& time(const std::optional<Timestamp>& value) { return value ? push(to_iso8601(*value)) : null(); }
+  // Already in the server's text form.
+  Params& raw(std::optional<std::string> value) { return push(std::move(value)); }
 
   const std::vector<std::optional<std::string>>& values() const noexcept { return values_; }
 

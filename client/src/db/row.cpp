@@ -4,6 +4,8 @@
 
 namespace act::db {
 
+int Row::size() const { return static_cast<int>(row_->size()); }
+
 bool Row::is_null(int column) const { return (*row_)[column].is_null(); }
 
 std::string_view Row::text(int column) const {

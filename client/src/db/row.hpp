@@ -13,6 +13,7 @@ namespace act::db {
 class Row {
  public:
   explicit Row(const pqxx::row& row) noexcept : row_(&row) {}
+  int size() const;
   bool is_null(int column) const;
   std::string_view text(int column) const;
   std::int64_t int64(int column) const;

@@ -4,11 +4,16 @@
 
 #include <poll.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include <pqxx/connection>
 #include <pqxx/except>
 #include <pqxx/nontransaction>
+#include <pqxx/notification>
 #include <pqxx/prepared_statement>
 #include <pqxx/result>
+#include <pqxx/transaction>
 
 #include "db/error_mapping.hpp"
 
@@ -47,9 +52,23 @@ std::string rollback_sqlstate(const pqxx::transaction_rollback& error) {
 
 }  // namespace
 
+// Counts the notifications libpqxx hands to this channel's receiver.
+class NotificationCounter final : public pqxx::notification_receiver {
+ public:
+  NotificationCounter(pqxx::connection_base& connection, const std::string& channel, int& received)
+      : pqxx::notification_receiver(connection, channel), received_(received) {}
+  void operator()(const std::string&, int) override { ++received_; }
+
+ private:
+  int& received_;
+};
+
 struct Session::Connection {
   explicit Connection(const std::string& conninfo) : handle(conninfo) {}
   pqxx::connection handle;
+  std::unique_ptr<pqxx::work> transaction;  // open between begin() and commit() / rollback()
+  std::vector<std::unique_ptr<NotificationCounter>> listeners;
+  int notifications = 0;
 };
 
 Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter)
@@ -66,38 +85,33 @@ Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statem
   }
 }
 
-Session::~Session() = default;
+Session::~Session() { rollback(); }
 
 bool Session::usable() noexcept {
   if (broken_ || !connection_->handle.is_open()) return false;
   // An idle connection has nothing to say: input waiting on it is the
   // server's goodbye (a FATAL message, then end of file) after its backend
   // was terminated or the server shut down. Checking costs no round trip.
+  // (A listening session is not idle in that sense: it is never pooled.)
   pollfd socket{connection_->handle.sock(), POLLIN, 0};
-  if (socket.fd < 0 || ::poll(&socket, 1, 0) != 0) broken_ = true;
+  if (socket.fd < 0 || (connection_->listeners.empty() && ::poll(&socket, 1, 0) != 0)) broken_ = true;
   return !broken_;
 }
 
 int Session::backend_pid() const noexcept { return connection_->handle.backendpid(); }
 
-void Session::run(const Statement& statement, const Params& params, const std::function<void(const Row&)>& on_row,
-                  std::string_view subject) {
-  const std::string name(statement.name);
-  const std::string operation(statement.operation);
+template <class Call>
+void Session::guarded(std::string_view operation_name, std::string_view subject, Call&& call) {
+  const std::string operation(operation_name);
   const std::string about(subject);
-  pqxx::result result;
   try {
-    if (!prepared_.contains(name)) {
-      connection_->handle.prepare(name, std::string(statement.sql));
-      prepared_.insert(name);
-    }
-    // libpq takes NULL as a null pointer: point into the optional strings.
-    std::vector<const char*> values;
-    values.reserve(params.values().size());
-    for (const auto& value : params.values()) values.push_back(value ? value->c_str() : nullptr);
     statements_.fetch_add(1, std::memory_order_relaxed);
-    pqxx::nontransaction transaction(connection_->handle);
-    result = transaction.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
+    if (connection_->transaction) {
+      call(*connection_->transaction);
+    } else {
+      pqxx::nontransaction transaction(connection_->handle);
+      call(transaction);
+    }
   } catch (const pqxx::broken_connection& error) {
     broken_ = true;
     throw_mapped({operation, {}, error.what(), about});
@@ -113,7 +127,113 @@ void Session::run(const Statement& statement, const Params& params, const std::f
     broken_ = true;
     throw_mapped({operation, {}, error.what(), about});
   }
+}
+
+namespace {
+
+// libpq takes NULL as a null pointer: point into the optional strings.
+std::vector<const char*> pointers_into(const Params& params) {
+  std::vector<const char*> values;
+  values.reserve(params.values().size());
+  for (const auto& value : params.values()) values.push_back(value ? value->c_str() : nullptr);
+  return values;
+}
+
+}  // namespace
+
+void Session::run(const Statement& statement, const Params& params, const std::function<void(const Row&)>& on_row,
+                  std::string_view subject) {
+  const std::string name(statement.name);
+  pqxx::result result;
+  guarded(statement.operation, subject, [&](pqxx::transaction_base& transaction) {
+    if (!prepared_.contains(name)) {
+      connection_->handle.prepare(name, std::string(statement.sql));
+      prepared_.insert(name);
+    }
+    const std::vector<const char*> values = pointers_into(params);
+    result = transaction.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
+  });
   for (const pqxx::row& row : result) on_row(Row(row));
+}
+
+void Session::exec(std::string_view sql, const Params& params, const std::function<void(const Row&)>& on_row) {
+  pqxx::result result;
+  guarded("sql", {}, [&](pqxx::transaction_base& transaction) {
+    const std::vector<const char*> values = pointers_into(params);
+    result = transaction.exec_params(std::string(sql), pqxx::prepare::make_dynamic_params(values));
+  });
+  for (const pqxx::row& row : result) on_row(Row(row));
+}
+
+void Session::begin() {
+  if (connection_->transaction) throw std::logic_error("Session::begin(): a transaction is already open");
+  try {
+    statements_.fetch_add(1, std::memory_order_relaxed);
+    connection_->transaction = std::make_unique<pqxx::work>(connection_->handle);
+  } catch (const std::exception& error) {
+    broken_ = true;
+    throw_mapped({"BEGIN", {}, error.what(), {}});
+  }
+}
+
+void Session::commit() {
+  if (!connection_->transaction) throw std::logic_error("Session::commit(): no open transaction");
+  const std::unique_ptr<pqxx::work> transaction = std::move(connection_->transaction);
+  try {
+    transaction->commit();
+  } catch (const pqxx::in_doubt_error& error) {
+    // The server may or may not have committed: the caller cannot know, so neither can this connection.
+    broken_ = true;
+    throw_mapped({"COMMIT", "40003", error.what(), {}});
+  } catch (const pqxx::broken_connection& error) {
+    broken_ = true;
+    throw_mapped({"COMMIT", {}, error.what(), {}});
+  } catch (const pqxx::sql_error& error) {
+    throw_mapped({"COMMIT", sqlstate_of(error), error.what(), {}});
+  } catch (const pqxx::transaction_rollback& error) {
+    throw_mapped({"COMMIT", rollback_sqlstate(error), error.what(), {}});
+  } catch (const std::exception& error) {
+    broken_ = true;
+    throw_mapped({"COMMIT", {}, error.what(), {}});
+  }
+}
+
+void Session::rollback() noexcept {
+  if (!connection_ || !connection_->transaction) return;
+  try {
+    connection_->transaction->abort();
+  } catch (...) {
+    broken_ = true;  // the server ends the transaction when the connection goes
+  }
+  connection_->transaction.reset();
+}
+
+bool Session::in_transaction() const noexcept { return connection_->transaction != nullptr; }
+
+void Session::listen(const std::string& channel) {
+  try {
+    connection_->listeners.push_back(
+        std::make_unique<NotificationCounter>(connection_->handle, channel, connection_->notifications));
+  } catch (const std::exception& error) {
+    broken_ = true;
+    throw_mapped({"LISTEN", {}, error.what(), {}});
+  }
+}
+
+int Session::await_notifications(std::chrono::milliseconds timeout) {
+  connection_->notifications = 0;
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
+  try {
+    connection_->handle.await_notification(static_cast<long>(micros / 1'000'000), static_cast<long>(micros % 1'000'000));
+  } catch (const std::exception& error) {
+    broken_ = true;
+    throw_mapped({"LISTEN", {}, error.what(), {}});
+  }
+  if (!connection_->handle.is_open()) {
+    broken_ = true;
+    throw_mapped({"LISTEN", {}, "the connection was lost while waiting for notifications", {}});
+  }
+  return connection_->notifications;
 }
 
 }  // namespace act::db

@@ -11,6 +11,16 @@ nlohmann::json parse_json(std::string_view text) { return nlohmann::json::parse(
 
 Timestamp from_epoch_micros(std::int64_t micros) { return Timestamp(std::chrono::microseconds(micros)); }
 
+std::optional<std::string> optional_text(const db::Row& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return std::string(row.text(column));
+}
+
+std::optional<Timestamp> optional_time(const db::Row& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return from_epoch_micros(row.int64(column));
+}
+
 Committed committed_from(const db::Row& row) {
   Committed event;
   event.id = row.int64(kId);

@@ -1,5 +1,7 @@
 #pragma once
 // Rows of the act.events shape (statements.hpp) into typed events.
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -15,5 +17,9 @@ Committed committed_from(const db::Row& row);
 Committed committed_from_json(const nlohmann::json& event);
 
 Timestamp from_epoch_micros(std::int64_t micros);
+
+// Nullable columns.
+std::optional<std::string> optional_text(const db::Row& row, int column);
+std::optional<Timestamp> optional_time(const db::Row& row, int column);  // epoch microseconds
 
 }  // namespace act::store_rows

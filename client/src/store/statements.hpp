@@ -49,7 +49,34 @@ inline constexpr db::Statement kVerify{
 inline constexpr db::Statement kCreateExtension{"act_create_extension", "CREATE EXTENSION",
                                                 "CREATE EXTENSION IF NOT EXISTS pg_act"};
 
-// Reactions land here next: act.subscribe, act.claim, act.ack, act.block,
-// act.defer, act.reset, act.unblock, act.prioritize, act.query_streams.
+// Reactions. Lease rows (claim, ack, block) share their first seven columns.
+inline constexpr db::Statement kSubscribe{
+    "act_subscribe", "act.subscribe",
+    "SELECT s.subscribed, s.watermark, s.correlated_at, s.correlating "
+    "FROM act.subscribe($1::jsonb, $2::bigint, $3::jsonb) s"};
+
+inline constexpr db::Statement kClaim{
+    "act_claim", "act.claim",
+    "SELECT c.stream, c.source, c.at, c.by, c.retry, c.lagging, c.lane FROM act.claim($1::int, $2::int, $3, $4::int, $5) c"};
+
+inline constexpr db::Statement kAck{
+    "act_ack", "act.ack", "SELECT a.stream, a.source, a.at, a.by, a.retry, a.lagging, a.lane FROM act.ack($1::jsonb) a"};
+
+inline constexpr db::Statement kBlock{
+    "act_block", "act.block",
+    "SELECT b.stream, b.source, b.at, b.by, b.retry, b.lagging, b.lane, b.error FROM act.block($1::jsonb) b"};
+
+inline constexpr db::Statement kDefer{"act_defer", "act.defer", "SELECT act.defer($1::jsonb, $2::timestamptz)"};
+inline constexpr db::Statement kReset{"act_reset", "act.reset", "SELECT act.reset($1::jsonb)"};
+inline constexpr db::Statement kUnblock{"act_unblock", "act.unblock", "SELECT act.unblock($1::jsonb)"};
+inline constexpr db::Statement kPrioritize{"act_prioritize", "act.prioritize",
+                                           "SELECT act.prioritize($1::jsonb, $2::int)"};
+
+inline constexpr db::Statement kQueryStreams{
+    "act_query_streams", "act.query_streams",
+    "SELECT q.stream, q.source, to_jsonb(q.names)::text, q.at, q.retry, q.blocked, q.error, q.leased_by, "
+    "(extract(epoch FROM q.leased_until) * 1000000)::bigint, q.priority, q.lane, "
+    "(extract(epoch FROM q.deferred_at) * 1000000)::bigint, q.correlated_at "
+    "FROM act.query_streams($1::jsonb, $2, $3::int) q"};
 
 }  // namespace act::store_sql

@@ -1,0 +1,37 @@
+#pragma once
+// The type-erased reactions and projections the builders record and the
+// drain runs (src/react).
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "act/event.hpp"
+#include "act/reaction.hpp"
+#include "act/sql.hpp"
+
+namespace act::detail {
+
+struct ReactionModel {
+  std::string event;  // the event name it reacts to
+  std::string name;   // unique per event
+  std::optional<Route> route;  // a fixed route (static), or:
+  std::function<std::optional<Route>(const Committed& event)> resolve;  // a function of the event (dynamic)
+  ReactionOptions options;
+  std::function<void(const Committed& event, ReactionContext& context)> handle;
+
+  bool is_static() const noexcept { return route.has_value(); }
+};
+
+struct ProjectionModel {
+  Route route;  // always a fixed target
+  // Per-event handlers by event name; an empty one leaves the event to the batch handler.
+  std::map<std::string, std::function<void(const Committed& event, Sql& sql)>, std::less<>> handlers;
+  std::function<void(const std::vector<Committed>& events, Sql& sql)> batch;
+  std::function<void(Sql& sql)> setup;     // run once when the app starts its reactions
+  std::function<void(Sql& sql)> truncate;  // empties the read model before a rebuild
+  ReactionOptions options;
+};
+
+}  // namespace act::detail

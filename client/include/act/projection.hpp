@@ -1,0 +1,124 @@
+#pragma once
+// Projections: read models in the application's own tables, fed in event
+// order. A projection's writes and the acknowledgement of the events they
+// applied commit in one transaction, so a crash can neither lose an event
+// nor apply one twice.
+//
+//   auto open_tickets = act::projection("open-tickets")
+//       .setup([](act::Sql& sql) { sql.exec("CREATE TABLE IF NOT EXISTS open_tickets (...)"); })
+//       .truncate([](act::Sql& sql) { sql.exec("TRUNCATE open_tickets"); })
+//       .on<Assigned>("Assigned", [](const Assigned& e, const act::Committed& event, act::Sql& sql) {...})
+//       .on<Closed>("Closed", [](const Closed& e, const act::Committed& event, act::Sql& sql) {...})
+//       .build();
+//   auto app = act::app(pool).with(tickets).with(open_tickets).build();
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "act/detail/payload.hpp"
+#include "act/detail/reaction_model.hpp"
+
+namespace act {
+
+class Projection {
+ public:
+  explicit Projection(std::shared_ptr<const detail::ProjectionModel> model) : model_(std::move(model)) {}
+  const std::string& target() const noexcept { return model_->route.target; }
+  const std::shared_ptr<const detail::ProjectionModel>& model() const noexcept { return model_; }
+
+ private:
+  std::shared_ptr<const detail::ProjectionModel> model_;
+};
+
+class ProjectionBuilder {
+ public:
+  explicit ProjectionBuilder(std::string target) : model_(std::make_shared<detail::ProjectionModel>()) {
+    if (target.empty()) throw std::invalid_argument("projection(): the target must not be empty");
+    model_->route.target = std::move(target);
+    model_->options.max_retries = 3;
+  }
+
+  // Read only these streams' events (a name or a regex); default: every stream.
+  ProjectionBuilder source(std::string source) && {
+    model_->route.source = std::move(source);
+    return std::move(*this);
+  }
+  ProjectionBuilder lane(std::string lane) && {
+    model_->route.lane = std::move(lane);
+    return std::move(*this);
+  }
+  ProjectionBuilder priority(std::int32_t priority) && {
+    model_->route.priority = priority;
+    return std::move(*this);
+  }
+  ProjectionBuilder options(ReactionOptions options) && {
+    model_->options = std::move(options);
+    return std::move(*this);
+  }
+
+  // setup(Sql&): creates the read model's tables; runs when the app starts its reactions.
+  template <class F>
+  ProjectionBuilder setup(F create) && {
+    model_->setup = std::move(create);
+    return std::move(*this);
+  }
+  // truncate(Sql&): empties the read model; a rebuild runs it in the transaction that rewinds the watermark.
+  template <class F>
+  ProjectionBuilder truncate(F empty) && {
+    model_->truncate = std::move(empty);
+    return std::move(*this);
+  }
+
+  // handler(const E&, const Committed&, Sql&) for each event named event_name.
+  template <class E, class F>
+  ProjectionBuilder on(std::string event_name, F handler) && {
+    static_assert(std::is_invocable_v<F&, const E&, const Committed&, Sql&>,
+                  "on<E>(): handler(const E&, const Committed&, Sql&)");
+    add(std::move(event_name), [handler = std::move(handler)](const Committed& event, Sql& sql) mutable {
+      handler(detail::parse_payload<E>(event.data, event.name), event, sql);
+    });
+    return std::move(*this);
+  }
+  // An event the batch handler takes (no handler of its own).
+  ProjectionBuilder on(std::string event_name) && {
+    add(std::move(event_name), {});
+    return std::move(*this);
+  }
+
+  // batch(const std::vector<Committed>&, Sql&): all of a cycle's events at
+  // once, in order; when set, the per-event handlers are not called. A throw
+  // rolls the whole batch back.
+  template <class F>
+  ProjectionBuilder batch(F handler) && {
+    static_assert(std::is_invocable_v<F&, const std::vector<Committed>&, Sql&>,
+                  "batch(): handler(const std::vector<Committed>&, Sql&)");
+    model_->batch = std::move(handler);
+    return std::move(*this);
+  }
+
+  Projection build() && {
+    if (model_->handlers.empty()) throw std::invalid_argument("projection " + model_->route.target + " handles no event");
+    for (const auto& [name, handler] : model_->handlers) {
+      if (!handler && !model_->batch)
+        throw std::invalid_argument("projection " + model_->route.target + ": event " + name +
+                                    " has no handler and there is no batch handler");
+    }
+    return Projection(std::move(model_));
+  }
+
+ private:
+  void add(std::string event_name, std::function<void(const Committed&, Sql&)> handler) {
+    if (event_name.empty()) throw std::invalid_argument("projection on(): the event name must not be empty");
+    if (!model_->handlers.emplace(event_name, std::move(handler)).second)
+      throw std::invalid_argument("projection " + model_->route.target + " handles " + event_name + " twice");
+  }
+
+  std::shared_ptr<detail::ProjectionModel> model_;
+};
+
+inline ProjectionBuilder projection(std::string target) { return ProjectionBuilder(std::move(target)); }
+
+}  // namespace act

@@ -1,0 +1,93 @@
+#include "react/correlator.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace act::react {
+namespace {
+
+// Whether the target's fetch (its source) reads this event. A pattern is
+// left to the database, which marks pattern rows at commit and at
+// subscribe with its own regex engine: a mark the fetch could not reach
+// would keep the target claimable for ever.
+bool marks(const Route& route, const Committed& event) {
+  return !route.source || (!is_pattern(*route.source) && *route.source == event.stream);
+}
+
+}  // namespace
+
+Correlator::Correlator(Store& store, const Registry& registry, std::string worker_id)
+    : store_(store), registry_(registry), by_(std::move(worker_id)) {}
+
+bool Correlator::hold_lease() {
+  const auto now = std::chrono::steady_clock::now();
+  if (lease_until_ - now > kLease / 2) return true;  // renewed with the next subscribe
+  const SubscribeResult answer =
+      store_.subscribe({}, std::nullopt, CorrelatorLease{registry_.correlator_key(), by_, static_cast<std::int32_t>(kLease.count())});
+  if (!answer.correlating.value_or(false)) {
+    lease_until_ = {};
+    return false;
+  }
+  lease_until_ = now + kLease;
+  // Another worker may have scanned further while it held the lease.
+  checkpoint_ = std::max(checkpoint_, answer.correlated_at);
+  return true;
+}
+
+CorrelateResult Correlator::scan(std::int32_t limit) {
+  const std::lock_guard lock(mutex_);
+  CorrelateResult result;
+  result.checkpoint = checkpoint_;
+  if (!registry_.has_dynamic() || !hold_lease()) return result;
+  result.scanned = true;
+
+  Query query;
+  query.after = checkpoint_;
+  query.names = registry_.dynamic_names();
+  query.limit = limit;
+  std::map<std::string, SubscriptionSpec> targets;
+  std::int64_t last_id = checkpoint_;
+  result.events = store_.query(query, [&](const Committed& event) {
+    last_id = event.id;
+    for (Route& route : registry_.resolve_dynamic(event)) {
+      auto [entry, added] = targets.try_emplace(route.target);
+      SubscriptionSpec& spec = entry->second;
+      if (added) {
+        spec = SubscriptionSpec{route.target, route.source, registry_.dynamic_names(), route.priority, route.lane, {}};
+      } else {
+        spec.priority = std::max(spec.priority, route.priority);
+        spec.lane = route.lane;
+      }
+      if (marks(route, event)) spec.correlated_at = event.id;  // ids ascend: the last one wins
+    }
+  });
+  if (last_id == checkpoint_) return result;
+
+  std::vector<SubscriptionSpec> entries;
+  entries.reserve(targets.size());
+  for (auto& [target, spec] : targets) {
+    if (spec.correlated_at) ++result.marked;
+    entries.push_back(std::move(spec));
+  }
+  const auto now = std::chrono::steady_clock::now();
+  const SubscribeResult answer =
+      store_.subscribe(entries, last_id, CorrelatorLease{registry_.correlator_key(), by_, static_cast<std::int32_t>(kLease.count())});
+  lease_until_ = answer.correlating.value_or(false) ? now + kLease : std::chrono::steady_clock::time_point{};
+  checkpoint_ = last_id;
+  result.subscribed = answer.subscribed;
+  result.checkpoint = checkpoint_;
+  return result;
+}
+
+void Correlator::release() noexcept {
+  const std::lock_guard lock(mutex_);
+  if (lease_until_ == std::chrono::steady_clock::time_point{}) return;
+  try {
+    store_.subscribe({}, std::nullopt, CorrelatorLease{registry_.correlator_key(), by_, 0});
+  } catch (...) {
+    // The lease runs out by itself.
+  }
+  lease_until_ = {};
+}
+
+}  // namespace act::react

@@ -1,0 +1,35 @@
+#pragma once
+// Running one leased target's events through its handlers, strictly in order.
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "act/detail/reaction_model.hpp"
+#include "act/pool.hpp"
+#include "react/outcome.hpp"
+
+namespace act::app_detail {
+struct AppCore;
+}
+
+namespace act::react {
+
+// One reaction to run for one event.
+struct Payload {
+  const detail::ReactionModel* reaction;
+  const Committed* event;
+};
+
+// Plain reactions: each handler runs on its own (its actions commit by
+// themselves); the watermark moves past an event once all its reactions
+// succeeded. Stops between events once `stopping` is set.
+Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const std::vector<Payload>& payloads,
+                           std::int64_t fetched_to, const std::atomic<bool>& stopping);
+
+// A projection: its writes and the acknowledgement commit in one
+// transaction. A failing per-event handler keeps the events before it (they
+// are applied again in a fresh transaction); a failing batch keeps nothing.
+Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
+                            const std::vector<Committed>& events, std::int64_t fetched_to);
+
+}  // namespace act::react

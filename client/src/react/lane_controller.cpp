@@ -1,0 +1,21 @@
+#include "react/lane_controller.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace act::react {
+
+CycleReport LaneController::drain(CycleDeps& deps) {
+  const std::lock_guard lock(cycle_);
+  const auto lagging = static_cast<std::int32_t>(std::ceil(lane_.streams * lagging_share_));
+  const std::int32_t leading = lane_.streams - lagging;
+  CycleReport report =
+      run_cycle(deps, lane_, lagging, leading);
+  const double lag_average = lagging > 0 ? static_cast<double>(report.handled_lagging) / lagging : 0.0;
+  const double lead_average = leading > 0 ? static_cast<double>(report.handled_leading) / leading : 0.0;
+  lagging_share_ = (lag_average + lead_average) == 0.0 ? 0.5
+                                                       : std::clamp(lag_average / (lag_average + lead_average), 0.2, 0.8);
+  return report;
+}
+
+}  // namespace act::react

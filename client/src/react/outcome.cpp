@@ -1,0 +1,24 @@
+#include "react/outcome.hpp"
+
+#include <chrono>
+
+#include "app/backoff.hpp"
+
+namespace act::react {
+
+Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
+               const std::string& error, bool retryable, const Committed* event) {
+  Outcome outcome;
+  if (event) outcome.failed_on(*event);
+  outcome.handled = handled;
+  outcome.acked_at = acked_at;
+  outcome.error = error;
+  outcome.block = options.block_on_error && (!retryable || lease.retry >= options.max_retries);
+  if (!outcome.block && options.backoff) {
+    const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+    outcome.retry_at = now + app_detail::backoff_delay(*options.backoff, lease.retry);
+  }
+  return outcome;
+}
+
+}  // namespace act::react

@@ -1,0 +1,230 @@
+#include "react/reactor.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "app/app_core.hpp"
+#include "app/causation.hpp"
+#include "db/transaction.hpp"
+#include "react/waker.hpp"
+#include "store/reaction_calls.hpp"
+
+namespace act::react {
+namespace {
+
+constexpr std::int32_t kScanLimit = 1000;
+constexpr std::chrono::milliseconds kFailureBackoffMin{50};
+constexpr std::chrono::milliseconds kFailureBackoffMax{5'000};
+constexpr std::chrono::milliseconds kRebuildPoll{10};
+
+std::chrono::steady_clock::time_point steady_from(Timestamp due) {
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(due - std::chrono::system_clock::now());
+}
+
+}  // namespace
+
+Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
+                 std::function<void(const ReactionFailure&)> on_failure)
+    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, stopping_, std::move(on_failure)} {
+  if (registry_->has_dynamic())
+    correlator_ = std::make_unique<Correlator>(core_.store, *registry_, app_detail::new_correlation_id());
+  for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
+}
+
+Reactor::~Reactor() {
+  shutdown();
+  // A lease left to run out would keep the next process of this app from correlating for a while.
+  if (correlator_) correlator_->release();
+}
+
+void Reactor::check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const {
+  for (const Subscription& row : stored) {
+    if (row.stream != spec.stream) continue;
+    // Source and names are fixed when a row is first made: a row made by an
+    // older version of the app would miss this version's events.
+    if (row.source != spec.source)
+      throw std::logic_error("target " + spec.stream + " is subscribed with source " + row.source.value_or("(all)") +
+                             ", this app routes it from " + spec.source.value_or("(all)"));
+    if (row.names) {
+      for (const std::string& name : *spec.names) {
+        if (std::find(row.names->begin(), row.names->end(), name) == row.names->end())
+          throw std::logic_error("target " + spec.stream + " is subscribed without event " + name +
+                                 ", which this app delivers to it");
+      }
+    }
+  }
+}
+
+void Reactor::initialize() {
+  const std::lock_guard lock(initialize_mutex_);
+  if (initialized_ || registry_->empty()) return;
+  for (const auto& projection : registry_->projections()) {
+    if (projection->setup) core_.transact(projection->setup);
+  }
+  const std::vector<SubscriptionSpec>& fixed = registry_->static_subscriptions();
+  if (!fixed.empty()) {
+    for (const SubscriptionSpec& spec : fixed) check_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));
+    core_.store.subscribe(fixed);
+  }
+  initialized_ = true;
+}
+
+void Reactor::committed(const std::vector<Committed>& events) {
+  if (std::any_of(events.begin(), events.end(), [&](const Committed& event) { return registry_->reacts_to(event.name); }))
+    wake_all();
+}
+
+void Reactor::wake_all() {
+  for (const auto& slot : lanes_) slot->wake.notify();
+  correlate_wake_.notify();
+}
+
+CorrelateResult Reactor::correlate() {
+  initialize();
+  if (!correlator_) return {};
+  const CorrelateResult result = correlator_->scan(kScanLimit);
+  if (result.subscribed > 0 || result.marked > 0) wake_all();
+  return result;
+}
+
+DrainResult Reactor::drain() {
+  initialize();
+  DrainResult total;
+  if (registry_->empty()) return total;
+  for (const auto& slot : lanes_) total += slot->controller.drain(deps_).result;
+  return total;
+}
+
+SettleResult Reactor::settle(const SettleOptions& options) {
+  SettleResult total;
+  if (registry_->empty()) return total;
+  std::this_thread::sleep_for(options.debounce);
+  for (int pass = 0; pass < options.max_passes; ++pass) {
+    const CorrelateResult correlated = correlate();
+    const DrainResult drained = drain();
+    ++total.passes;
+    total.subscribed += correlated.subscribed;
+    total.drained += drained;
+    if (correlated.events == 0 && correlated.subscribed == 0 && !drained.progressed()) break;
+  }
+  return total;
+}
+
+Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
+  for (const auto& slot : lanes_) {
+    if (slot->controller.lane().name == lane) return *slot;
+  }
+  throw std::logic_error("no controller for lane " + lane);
+}
+
+void Reactor::lane_loop(LaneSlot& slot) {
+  const Lane& lane = slot.controller.lane();
+  std::chrono::milliseconds backoff = kFailureBackoffMin;
+  auto wake_at = std::chrono::steady_clock::now();
+  while (!stopping_) {
+    slot.wake.wait_until(wake_at);
+    wake_at = std::chrono::steady_clock::now() + lane.cycle;
+    while (!stopping_) {
+      CycleReport report;
+      try {
+        report = slot.controller.drain(deps_);
+        backoff = kFailureBackoffMin;
+      } catch (const std::exception& error) {
+        // The database is out of reach: the next cycle tries again, later and later.
+        report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
+        wake_at = std::chrono::steady_clock::now() + backoff;
+        backoff = std::min(backoff * 2, kFailureBackoffMax);
+        break;
+      }
+      if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
+      if (!report.result.progressed()) break;
+    }
+  }
+}
+
+void Reactor::correlate_loop(const WorkerOptions& options) {
+  std::chrono::milliseconds backoff = kFailureBackoffMin;
+  auto wake_at = std::chrono::steady_clock::now();
+  while (!stopping_) {
+    correlate_wake_.wait_until(wake_at);
+    wake_at = std::chrono::steady_clock::now() + options.correlate_every;
+    try {
+      for (CorrelateResult result; !stopping_;) {
+        result = correlate();
+        if (!result.scanned || result.events < kScanLimit) break;
+      }
+      backoff = kFailureBackoffMin;
+    } catch (const std::exception& error) {
+      report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
+      wake_at = std::chrono::steady_clock::now() + backoff;
+      backoff = std::min(backoff * 2, kFailureBackoffMax);
+    }
+  }
+}
+
+void Reactor::start(const WorkerOptions& options) {
+  const std::lock_guard lock(workers_mutex_);
+  if (!workers_.empty() || registry_->empty()) return;
+  initialize();
+  stopping_ = false;
+  stop_.restart();
+  correlate_wake_.restart();
+  for (const auto& slot : lanes_) {
+    slot->wake.restart();
+    workers_.emplace_back([this, &slot = *slot] { lane_loop(slot); });
+  }
+  if (correlator_) workers_.emplace_back([this, options] { correlate_loop(options); });
+  workers_.emplace_back([this, options] {
+    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }).run(stop_);
+  });
+}
+
+void Reactor::shutdown() {
+  const std::lock_guard lock(workers_mutex_);
+  if (workers_.empty()) return;
+  stopping_ = true;
+  stop_.stop();
+  correlate_wake_.stop();
+  for (const auto& slot : lanes_) slot->wake.stop();
+  for (std::thread& worker : workers_) worker.join();
+  workers_.clear();
+  if (correlator_) correlator_->release();
+  stopping_ = false;
+}
+
+RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
+                                 const std::function<void(const RebuildProgress&)>& on_progress) {
+  initialize();
+  const std::string& target = projection.route.target;
+  core_.transact([&](Sql& sql) {
+    if (projection.truncate) projection.truncate(sql);
+    sql.exec("SELECT act.reset($1::jsonb)", {nlohmann::json::array({target})});
+  });
+  wake_all();
+  RebuildProgress progress;
+  progress.target = target;
+  LaneSlot& slot = slot_for(projection.route.lane);
+  for (;;) {
+    const std::vector<Subscription> rows = core_.store.query_streams(StreamFilter::exactly(target));
+    if (rows.empty()) throw std::logic_error("projection " + target + " has no subscription");
+    const Subscription& row = rows.front();
+    progress.at = row.at;
+    progress.head = row.correlated_at.value_or(-1);
+    progress.blocked = row.blocked;
+    progress.error = row.error;
+    if (progress.blocked || progress.at >= progress.head) break;
+    const CycleReport report = slot.controller.drain(deps_);
+    if (const auto mine = report.handled_by_target.find(target); mine != report.handled_by_target.end()) {
+      progress.applied += mine->second;
+    } else {
+      // Held by a worker elsewhere, or not claimable yet: look again shortly.
+      std::this_thread::sleep_for(kRebuildPoll);
+    }
+    if (on_progress) on_progress(progress);
+  }
+  if (on_progress) on_progress(progress);
+  return progress;
+}
+
+}  // namespace act::react

@@ -1,0 +1,144 @@
+#include "react/registry.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+
+namespace act::react {
+namespace {
+
+// A stable 64-bit FNV-1a digest, printed as hex: a name, not a secret.
+std::string digest(const std::vector<std::string>& parts) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const std::string& part : parts) {
+    for (const char c : part + '\x1f') {
+      hash ^= static_cast<unsigned char>(c);
+      hash *= 0x100000001b3ULL;
+    }
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text;
+  for (int shift = 60; shift >= 0; shift -= 4) text.push_back(kHex[(hash >> shift) & 0xF]);
+  return text;
+}
+
+}  // namespace
+
+Registry::Registry(std::vector<detail::ReactionModel> reactions,
+                   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes)
+    : reactions_(std::move(reactions)), projections_(std::move(projections)) {
+  lanes_.emplace(std::string(kDefaultLane), Lane{std::string(kDefaultLane)});
+  for (Lane& lane : lanes) {
+    if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
+    if (lane.lease.count() <= 0 || lane.streams <= 0 || lane.events <= 0 || lane.cycle.count() <= 0)
+      throw std::invalid_argument("lane " + lane.name + ": lease, streams, events and cycle must be positive");
+    lanes_.insert_or_assign(lane.name, std::move(lane));
+  }
+  const auto check_lane = [&](const std::string& lane, const std::string& owner) {
+    if (!lanes_.contains(lane)) throw std::invalid_argument(owner + " uses lane " + lane + ", which is not declared");
+  };
+
+  std::set<std::pair<std::string, std::string>> names_seen;
+  std::vector<std::string> dynamic_parts;
+  std::set<std::string> dynamic_names;
+  for (const detail::ReactionModel& reaction : reactions_) {
+    const std::string owner = "reaction " + reaction.name + " on " + reaction.event;
+    if (!names_seen.emplace(reaction.event, reaction.name).second)
+      throw std::invalid_argument(owner + " is declared twice");
+    by_event_.emplace(reaction.event, &reaction);
+    reactive_names_.insert(reaction.event);
+    if (reaction.is_static()) {
+      check_lane(reaction.route->lane, owner);
+      add_static(*reaction.route, reaction.event, owner);
+    } else {
+      dynamic_names.insert(reaction.event);
+      dynamic_parts.push_back(reaction.event + "/" + reaction.name);
+    }
+  }
+  for (const auto& projection : projections_) {
+    const std::string owner = "projection " + projection->route.target;
+    check_lane(projection->route.lane, owner);
+    if (projection_targets_.contains(projection->route.target) || static_names_.contains(projection->route.target))
+      throw std::invalid_argument(owner + ": its target is served by another reaction or projection");
+    for (const auto& [event_name, handler] : projection->handlers) {
+      add_static(projection->route, event_name, owner);
+      reactive_names_.insert(event_name);
+    }
+    projection_targets_.emplace(projection->route.target, projection.get());
+  }
+  for (const auto& [target, projection] : projection_targets_) {
+    (void)projection;
+    if (std::any_of(reactions_.begin(), reactions_.end(), [&](const detail::ReactionModel& reaction) {
+          return reaction.is_static() && reaction.route->target == target;
+        }))
+      throw std::invalid_argument("projection " + target + ": its target is also a reaction's target");
+  }
+  for (SubscriptionSpec& spec : static_subscriptions_) {
+    const auto& names = static_names_.at(spec.stream);
+    spec.names = std::vector<std::string>(names.begin(), names.end());
+  }
+  dynamic_names_.assign(dynamic_names.begin(), dynamic_names.end());
+  std::sort(dynamic_parts.begin(), dynamic_parts.end());
+  correlator_key_ = "reactions-" + digest(dynamic_parts);
+}
+
+void Registry::add_static(const Route& route, const std::string& event_name, const std::string& owner) {
+  const auto existing = std::find_if(static_subscriptions_.begin(), static_subscriptions_.end(),
+                                     [&](const SubscriptionSpec& spec) { return spec.stream == route.target; });
+  if (existing == static_subscriptions_.end()) {
+    static_subscriptions_.push_back(SubscriptionSpec{route.target, route.source, std::nullopt, route.priority, route.lane, {}});
+  } else {
+    if (existing->source != route.source)
+      throw std::invalid_argument(owner + ": target " + route.target + " is routed with two different sources");
+    if (existing->lane != route.lane)
+      throw std::invalid_argument(owner + ": target " + route.target + " is routed to two different lanes");
+    existing->priority = std::max(existing->priority, route.priority);
+  }
+  static_names_[route.target].insert(event_name);
+}
+
+std::vector<std::string> Registry::fetch_names(std::string_view target) const {
+  if (const detail::ProjectionModel* projection = projection_for(target)) {
+    std::vector<std::string> names;
+    for (const auto& [name, handler] : projection->handlers) names.push_back(name);
+    return names;
+  }
+  // A dynamic route may lead to any target, a fixed one included.
+  std::set<std::string> names(dynamic_names_.begin(), dynamic_names_.end());
+  if (const auto fixed = static_names_.find(target); fixed != static_names_.end())
+    names.insert(fixed->second.begin(), fixed->second.end());
+  return {names.begin(), names.end()};
+}
+
+const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {
+  const auto found = projection_targets_.find(target);
+  return found == projection_targets_.end() ? nullptr : found->second;
+}
+
+std::vector<const detail::ReactionModel*> Registry::reactions_for(const Committed& event,
+                                                                   std::string_view target) const {
+  std::vector<const detail::ReactionModel*> matching;
+  const auto [first, last] = by_event_.equal_range(event.name);
+  for (auto entry = first; entry != last; ++entry) {
+    const detail::ReactionModel* reaction = entry->second;
+    if (reaction->is_static()) {
+      if (reaction->route->target == target) matching.push_back(reaction);
+    } else if (const std::optional<Route> route = reaction->resolve(event); route && route->target == target) {
+      matching.push_back(reaction);
+    }
+  }
+  return matching;
+}
+
+std::vector<Route> Registry::resolve_dynamic(const Committed& event) const {
+  std::vector<Route> routes;
+  const auto [first, last] = by_event_.equal_range(event.name);
+  for (auto entry = first; entry != last; ++entry) {
+    if (entry->second->is_static()) continue;
+    if (std::optional<Route> route = entry->second->resolve(event)) routes.push_back(std::move(*route));
+  }
+  return routes;
+}
+
+}  // namespace act::react

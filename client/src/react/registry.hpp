@@ -1,0 +1,67 @@
+#pragma once
+// The reactions and projections of one app, classified once at build: which
+// targets are fixed (subscribed at startup, marked by the database at
+// commit), which events need correlate, which reactions deliver an event to
+// a given target, and the lanes.
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "act/detail/reaction_model.hpp"
+#include "act/subscriptions.hpp"
+
+namespace act::react {
+
+class Registry {
+ public:
+  // Throws std::invalid_argument for contradictions (see AppBuilder::build).
+  Registry(std::vector<detail::ReactionModel> reactions,
+           std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes);
+  // It points into itself.
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+
+  bool empty() const noexcept { return reactions_.empty() && projections_.empty(); }
+  bool reacts_to(std::string_view event_name) const { return reactive_names_.contains(event_name); }
+  bool has_dynamic() const noexcept { return !dynamic_names_.empty(); }
+
+  // One row per fixed target, registered at startup.
+  const std::vector<SubscriptionSpec>& static_subscriptions() const noexcept { return static_subscriptions_; }
+  // The event names correlate reads, and dynamic targets are subscribed with.
+  const std::vector<std::string>& dynamic_names() const noexcept { return dynamic_names_; }
+  // The event names a target's fetch reads.
+  std::vector<std::string> fetch_names(std::string_view target) const;
+
+  const detail::ProjectionModel* projection_for(std::string_view target) const;
+  const std::vector<std::shared_ptr<const detail::ProjectionModel>>& projections() const noexcept {
+    return projections_;
+  }
+  // The reactions that deliver event to target, in registration order.
+  std::vector<const detail::ReactionModel*> reactions_for(const Committed& event, std::string_view target) const;
+  // Where the dynamic reactions of event.name deliver it.
+  std::vector<Route> resolve_dynamic(const Committed& event) const;
+
+  const std::map<std::string, Lane, std::less<>>& lanes() const noexcept { return lanes_; }
+  // Names the correlator lease: apps with the same dynamic reactions share one scan.
+  const std::string& correlator_key() const noexcept { return correlator_key_; }
+
+ private:
+  void add_static(const Route& route, const std::string& event_name, const std::string& owner);
+
+  std::vector<detail::ReactionModel> reactions_;
+  std::multimap<std::string, const detail::ReactionModel*, std::less<>> by_event_;
+  std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
+  std::map<std::string, const detail::ProjectionModel*, std::less<>> projection_targets_;
+  std::set<std::string, std::less<>> reactive_names_;
+  std::vector<std::string> dynamic_names_;
+  std::map<std::string, std::set<std::string>, std::less<>> static_names_;  // target -> event names
+  std::vector<SubscriptionSpec> static_subscriptions_;
+  std::map<std::string, Lane, std::less<>> lanes_;
+  std::string correlator_key_;
+};
+
+}  // namespace act::react

@@ -1,0 +1,121 @@
+#include "store/reaction_calls.hpp"
+
+#include "act/errors.hpp"
+#include "store/event_rows.hpp"
+#include "store/statements.hpp"
+
+namespace act::reaction_calls {
+namespace {
+
+using nlohmann::json;
+
+json subscription_json(const SubscriptionSpec& spec) {
+  json entry = {{"stream", spec.stream}, {"priority", spec.priority}, {"lane", spec.lane}};
+  if (spec.source) entry["source"] = *spec.source;
+  if (spec.names) entry["names"] = *spec.names;
+  if (spec.correlated_at) entry["correlated_at"] = *spec.correlated_at;
+  return entry;
+}
+
+template <class Item, class Convert>
+json array_of(const std::vector<Item>& items, Convert convert) {
+  json array = json::array();
+  for (const Item& item : items) array.push_back(convert(item));
+  return array;
+}
+
+json lease_json(const Lease& lease) {
+  return {{"stream", lease.stream}, {"by", lease.by}, {"at", lease.at}, {"retry", lease.retry},
+          {"lagging", lease.lagging}};
+}
+
+Lease lease_from(const db::Row& row) {
+  Lease lease;
+  lease.stream = row.text(0);
+  lease.source = store_rows::optional_text(row, 1);
+  lease.at = row.int64(2);
+  lease.by = row.text(3);
+  lease.retry = row.int32(4);
+  lease.lagging = row.boolean(5);
+  lease.lane = row.text(6);
+  return lease;
+}
+
+}  // namespace
+
+std::int32_t count(db::Session& session, const db::Statement& statement, const db::Params& params) {
+  std::int32_t rows = 0;
+  session.run(statement, params, [&](const db::Row& row) { rows = row.int32(0); });
+  return rows;
+}
+
+json selector_json(const StreamFilter& filter) {
+  if (!filter.streams.empty()) return filter.streams;
+  json selector = json::object();
+  if (filter.stream) selector.update({{"stream", *filter.stream}, {"stream_exact", filter.stream_exact}});
+  if (filter.source) selector.update({{"source", *filter.source}, {"source_exact", filter.source_exact}});
+  if (filter.blocked) selector["blocked"] = *filter.blocked;
+  if (filter.lane) selector["lane"] = *filter.lane;
+  return selector;
+}
+
+SubscribeResult subscribe(db::Session& session, const std::vector<SubscriptionSpec>& entries,
+                          std::optional<std::int64_t> checkpoint, const std::optional<CorrelatorLease>& correlator) {
+  const json array = array_of(entries, subscription_json);
+  std::optional<json> lease;
+  if (correlator) lease = json{{"key", correlator->key}, {"by", correlator->by}, {"millis", correlator->millis}};
+  SubscribeResult result;
+  session.run(store_sql::kSubscribe, db::Params().json(array).number(checkpoint).json(lease), [&](const db::Row& row) {
+    result.subscribed = row.int32(0);
+    result.watermark = row.int64(1);
+    result.correlated_at = row.int64(2);
+    if (!row.is_null(3)) result.correlating = row.boolean(3);
+  });
+  return result;
+}
+
+std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_t leading, const std::string& by,
+                         std::int32_t millis, const std::optional<std::string>& lane) {
+  std::vector<Lease> leases;
+  db::Params params;
+  params.number(lagging).number(leading).text(std::string_view(by)).number(millis).text(lane);
+  session.run(store_sql::kClaim, params, [&](const db::Row& row) { leases.push_back(lease_from(row)); });
+  return leases;
+}
+
+std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks) {
+  std::vector<Lease> acked;
+  if (acks.empty()) return acked;
+  const json array = array_of(acks, [](const Acknowledgement& entry) {
+    json item = lease_json(entry.lease);
+    item["at"] = entry.at;
+    item.erase("retry");  // a plain ack resets it; only a due entry keeps one
+    if (entry.due) {
+      item["due"] = to_iso8601(*entry.due);
+      if (entry.retry) item["retry"] = *entry.retry;
+    }
+    return item;
+  });
+  session.run(store_sql::kAck, db::Params().json(array), [&](const db::Row& row) { acked.push_back(lease_from(row)); });
+  return acked;
+}
+
+std::vector<BlockedLease> block(db::Session& session, const std::vector<BlockedLease>& leases) {
+  std::vector<BlockedLease> blocked;
+  if (leases.empty()) return blocked;
+  const json array = array_of(leases, [](const BlockedLease& entry) {
+    json item = lease_json(entry.lease);
+    item["error"] = entry.error;
+    return item;
+  });
+  session.run(store_sql::kBlock, db::Params().json(array), [&](const db::Row& row) {
+    blocked.push_back(BlockedLease{lease_from(row), std::string(row.text(7))});
+  });
+  return blocked;
+}
+
+std::int32_t reset(db::Session& session, const StreamFilter& filter) {
+  return count(session, store_sql::kReset, db::Params().json(selector_json(filter)));
+}
+
+}  // namespace act::reaction_calls

@@ -1,0 +1,30 @@
+#pragma once
+// The reaction-side SQL calls on a given session: the Store runs them on a
+// pooled connection, a projection runs ack and reset inside its own transaction.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "act/subscriptions.hpp"
+#include "db/session.hpp"
+#include "db/statement.hpp"
+
+namespace act::reaction_calls {
+
+SubscribeResult subscribe(db::Session& session, const std::vector<SubscriptionSpec>& entries,
+                          std::optional<std::int64_t> checkpoint, const std::optional<CorrelatorLease>& correlator);
+std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_t leading, const std::string& by,
+                         std::int32_t millis, const std::optional<std::string>& lane);
+// The plain acknowledgements that took effect (those of a lost lease do not; due entries are never returned).
+std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks);
+std::vector<BlockedLease> block(db::Session& session, const std::vector<BlockedLease>& leases);
+std::int32_t reset(db::Session& session, const StreamFilter& filter);
+
+// A call that returns one count (act.defer, reset, unblock, prioritize).
+std::int32_t count(db::Session& session, const db::Statement& statement, const db::Params& params);
+
+// The jsonb selector of act.defer / reset / unblock / prioritize / query_streams.
+nlohmann::json selector_json(const StreamFilter& filter);
+
+}  // namespace act::reaction_calls

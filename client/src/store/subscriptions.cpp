@@ -1,0 +1,104 @@
+// Store: the reaction-side calls, each one round trip on a pooled connection.
+#include <stdexcept>
+
+#include "act/errors.hpp"
+#include "act/store.hpp"
+#include "db/session.hpp"
+#include "store/event_rows.hpp"
+#include "store/reaction_calls.hpp"
+#include "store/statements.hpp"
+
+namespace act {
+namespace {
+
+using store_rows::optional_text;
+using store_rows::optional_time;
+
+std::int32_t count_of(ConnectionPool& pool, const db::Statement& statement, const db::Params& params) {
+  ConnectionPool::Lease connection = pool.acquire();
+  return reaction_calls::count(connection.session(), statement, params);
+}
+
+Subscription subscription_from(const db::Row& row) {
+  Subscription row_out;
+  row_out.stream = row.text(0);
+  row_out.source = optional_text(row, 1);
+  if (!row.is_null(2)) row_out.names = nlohmann::json::parse(row.text(2)).get<std::vector<std::string>>();
+  row_out.at = row.int64(3);
+  row_out.retry = row.int32(4);
+  row_out.blocked = row.boolean(5);
+  row_out.error = optional_text(row, 6);
+  row_out.leased_by = optional_text(row, 7);
+  row_out.leased_until = optional_time(row, 8);
+  row_out.priority = row.int32(9);
+  row_out.lane = row.text(10);
+  row_out.deferred_at = optional_time(row, 11);
+  if (!row.is_null(12)) row_out.correlated_at = row.int64(12);
+  return row_out;
+}
+
+}  // namespace
+
+bool is_pattern(std::string_view source) noexcept {
+  return source.find_first_of("^$.*+?()[]{}|\\") != std::string_view::npos;
+}
+
+SubscribeResult Store::subscribe(const std::vector<SubscriptionSpec>& entries, std::optional<std::int64_t> checkpoint,
+                                 const std::optional<CorrelatorLease>& correlator) {
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::subscribe(connection.session(), entries, checkpoint, correlator);
+}
+
+std::vector<Lease> Store::claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
+                                std::chrono::milliseconds lease, const std::optional<std::string>& lane) {
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::claim(connection.session(), lagging, leading, by, static_cast<std::int32_t>(lease.count()),
+                               lane);
+}
+
+std::vector<Lease> Store::ack(const std::vector<Acknowledgement>& acks) {
+  if (acks.empty()) return {};
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::ack(connection.session(), acks);
+}
+
+std::vector<BlockedLease> Store::block(const std::vector<BlockedLease>& leases) {
+  if (leases.empty()) return {};
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::block(connection.session(), leases);
+}
+
+std::int32_t Store::defer(const StreamFilter& filter, Timestamp until) {
+  db::Params params;
+  params.json(reaction_calls::selector_json(filter)).time(until);
+  return count_of(*pool_, store_sql::kDefer, params);
+}
+
+std::int32_t Store::reset(const StreamFilter& filter) {
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::reset(connection.session(), filter);
+}
+
+std::int32_t Store::unblock(const StreamFilter& filter) {
+  return count_of(*pool_, store_sql::kUnblock, db::Params().json(reaction_calls::selector_json(filter)));
+}
+
+std::int32_t Store::prioritize(const StreamFilter& filter, std::int32_t priority) {
+  return count_of(*pool_, store_sql::kPrioritize,
+                  db::Params().json(reaction_calls::selector_json(filter)).number(priority));
+}
+
+std::vector<Subscription> Store::query_streams(const StreamFilter& filter, const std::optional<std::string>& after,
+                                               std::int32_t max_streams) {
+  // act.query_streams takes a filter object only.
+  if (!filter.streams.empty()) throw std::invalid_argument("query_streams: select by fields (stream, lane, ...), not by a list");
+  db::Params params;
+  params.json(reaction_calls::selector_json(filter)).text(after).number(max_streams);
+  std::vector<Subscription> rows;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kQueryStreams, params,
+                           [&](const db::Row& row) { rows.push_back(subscription_from(row)); });
+  return rows;
+}
+
+}  // namespace act

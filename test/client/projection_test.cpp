@@ -1,0 +1,255 @@
+// Projections: the read model's writes and the watermark commit together, so
+// failures, killed connections and killed processes apply every event once.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <stdexcept>
+
+#include "support/counter_app.hpp"
+#include "support/recorder.hpp"
+
+namespace act::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const ReactionOptions kQuickRetries{5, true, Backoff{1ms, 1ms, false}};
+
+// Each test's read model: a total per stream, and one row per applied event
+// (its primary key turns a second application of an event into an error).
+class ProjectionTest : public DatabaseTest {
+ protected:
+  void SetUp() override {
+    DatabaseTest::SetUp();
+    prefix_ = stream("p");
+    table_ = "totals_" + std::to_string(++tables_);
+  }
+
+  std::string source() const { return "^" + prefix_ + "-"; }
+  std::string in(const std::string& name) const { return prefix_ + "-" + name; }
+
+  ProjectionBuilder base(const std::string& lane = std::string(kDefaultLane)) {
+    const std::string table = table_;
+    return projection(table + "-projection")
+        .source(source())
+        .lane(lane)
+        .options(kQuickRetries)
+        .setup([table](Sql& sql) {
+          sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (stream text PRIMARY KEY, total int NOT NULL, events int NOT NULL)");
+          sql.exec("CREATE TABLE IF NOT EXISTS " + table + "_applied (event_id bigint PRIMARY KEY)");
+        })
+        .truncate([table](Sql& sql) { sql.exec("TRUNCATE " + table + ", " + table + "_applied"); });
+  }
+
+  // The per-event form; on_event runs first (a test's way to fail or to kill).
+  Projection per_event(std::function<void(const Committed&, Sql&)> on_event = {}) {
+    const std::string table = table_;
+    return base()
+        .on<Incremented>("Incremented",
+                         [table, on_event](const Incremented& incremented, const Committed& event, Sql& sql) {
+                           if (on_event) on_event(event, sql);
+                           apply(table, incremented.by, event, sql);
+                         })
+        .build();
+  }
+
+  static void apply(const std::string& table, int by, const Committed& event, Sql& sql) {
+    sql.exec("INSERT INTO " + table + "_applied VALUES ($1)", {event.id});
+    sql.exec("INSERT INTO " + table + " AS t VALUES ($1, $2, 1) ON CONFLICT (stream) "
+             "DO UPDATE SET total = t.total + excluded.total, events = t.events + 1",
+             {event.stream, by});
+  }
+
+  // Commits increments by 1..per_stream on each stream; returns the last event id.
+  std::int64_t commit(App& app, const std::vector<std::string>& names, int per_stream) {
+    std::int64_t last = -1;
+    for (int by = 1; by <= per_stream; ++by) {
+      for (const std::string& name : names) last = app.do_action("increment", {in(name), kAnn, {}}, Increment{by}).id;
+    }
+    return last;
+  }
+
+  std::string sql(const std::string& query) { return database().sql(query); }
+  std::int64_t applied() { return std::stoll(sql("SELECT count(*) FROM " + table_ + "_applied")); }
+  Subscription subscription(const std::string& target) {
+    const auto rows = store_->query_streams(StreamFilter::exactly(target));
+    return rows.empty() ? Subscription{} : rows.front();
+  }
+  std::string target() const { return table_ + "-projection"; }
+
+  State<Counter> counter_ = counter_state();
+  std::string prefix_;
+  std::string table_;
+  static inline int tables_ = 0;
+};
+
+TEST_F(ProjectionTest, WritesAndTheirWatermarkCommitTogether) {
+  auto app = act::app(pool_).with(counter_).with(per_event()).build();
+  app.drain();  // sets the read model up
+  const std::int64_t last = commit(app, {"a", "b", "c"}, 4);
+  app.settle();
+  for (const char* name : {"a", "b", "c"}) {
+    EXPECT_EQ(sql("SELECT total || '/' || events FROM " + table_ + " WHERE stream = '" + in(name) + "'"), "10/4");
+  }
+  EXPECT_EQ(applied(), 12);
+  EXPECT_EQ(subscription(target()).at, last);
+}
+
+TEST_F(ProjectionTest, ReadsOnlyItsOwnEventsBesideOtherReactions) {
+  std::atomic<int> reacted{0};
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(per_event())
+                 .on<Decremented>("Decremented")  // a dynamic reaction on another event
+                 .handle("count", [&](const Decremented&, ReactionContext&) { ++reacted; })
+                 .build();
+  app.drain();
+  commit(app, {"a"}, 2);
+  app.do_action("decrement", {in("a"), kAnn, {}}, Decrement{1});
+  commit(app, {"a"}, 1);
+  const SettleResult settled = app.settle();
+  EXPECT_EQ(settled.drained.failed, 0);
+  EXPECT_EQ(applied(), 3);
+  EXPECT_EQ(reacted, 1);
+  EXPECT_EQ(sql("SELECT total FROM " + table_), "4");
+}
+
+TEST_F(ProjectionTest, AFailingBatchRollsBackEntirely) {
+  std::atomic<int> calls{0};
+  const std::string table = table_;
+  auto batched = base()
+                     .on("Incremented")
+                     .batch([&calls, table](const std::vector<Committed>& events, Sql& sql) {
+                       for (const Committed& event : events) apply(table, event.data.at("by").get<int>(), event, sql);
+                       if (++calls == 1) throw std::runtime_error("disk full");
+                     })
+                     .build();
+  auto app = act::app(pool_).with(counter_).with(batched).build();
+  app.drain();
+  const std::int64_t last = commit(app, {"a", "b"}, 3);
+  const DrainResult first = app.drain();
+  EXPECT_EQ(first.failed, 1);
+  EXPECT_EQ(first.handled, 0);
+  EXPECT_EQ(applied(), 0) << "nothing of the failed batch stays";
+  EXPECT_EQ(subscription(target()).at, -1);
+
+  ASSERT_TRUE(eventually([&] { return app.drain().handled == 6; }));
+  EXPECT_EQ(calls, 2) << "one failure, one success";
+  EXPECT_EQ(applied(), 6);
+  EXPECT_EQ(subscription(target()).at, last);
+}
+
+TEST_F(ProjectionTest, AFailingEventKeepsTheEventsBeforeIt) {
+  std::atomic<bool> failed_once{false};
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(per_event([&](const Committed& event, Sql&) {
+                   if (event.data.at("by") == 3 && !failed_once.exchange(true)) throw std::runtime_error("flaky");
+                 }))
+                 .build();
+  app.drain();
+  const std::int64_t last = commit(app, {"a"}, 5);
+  const DrainResult first = app.drain();
+  EXPECT_EQ(first.handled, 2);
+  EXPECT_EQ(first.failed, 1);
+  EXPECT_EQ(applied(), 2);
+  EXPECT_EQ(sql("SELECT total FROM " + table_), "3");
+  EXPECT_EQ(subscription(target()).at, last - 3) << "the watermark stops before the failing event";
+
+  app.settle();
+  EXPECT_EQ(applied(), 5);
+  EXPECT_EQ(sql("SELECT total FROM " + table_), "15");
+}
+
+TEST_F(ProjectionTest, RebuildReplaysFromTheFirstEventAndReportsProgress) {
+  auto projection = per_event();
+  auto app = act::app(pool_).with(counter_).with(projection).build();
+  app.drain();
+  const std::int64_t last = commit(app, {"a", "b"}, 3);
+  app.settle();
+  sql("UPDATE " + table_ + " SET total = -1");  // a read model gone wrong
+
+  std::vector<RebuildProgress> reports;
+  const RebuildProgress done = app.rebuild(projection, [&](const RebuildProgress& progress) { reports.push_back(progress); });
+  EXPECT_EQ(done.at, last);
+  EXPECT_EQ(done.head, last);
+  EXPECT_EQ(done.applied, 6);
+  EXPECT_FALSE(done.blocked);
+  ASSERT_FALSE(reports.empty());
+  EXPECT_EQ(reports.back().at, last);
+  EXPECT_EQ(sql("SELECT string_agg(total::text, ',' ORDER BY stream) FROM " + table_), "6,6");
+  EXPECT_EQ(applied(), 6);
+}
+
+TEST_F(ProjectionTest, AConnectionKilledMidTransactionAppliesNothingTwice) {
+  std::atomic<bool> killed{false};
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(per_event([&](const Committed& event, Sql& sql) {
+                   if (event.data.at("by") != 2 || killed.exchange(true)) return;
+                   // Write, then lose the connection before the transaction commits.
+                   sql.exec("INSERT INTO " + table_ + "_applied VALUES (-1)");
+                   const std::string pid = sql.exec("SELECT pg_backend_pid()").front().text(0);
+                   database().sql("SELECT pg_terminate_backend(" + pid + ")");
+                   sql.exec("SELECT 1");  // fails: the server ended the session
+                 }))
+                 .build();
+  app.drain();
+  const std::int64_t last = commit(app, {"a", "b"}, 3);
+  const DrainResult first = app.drain();
+  EXPECT_EQ(first.failed, 1);
+  EXPECT_EQ(first.handled, 2) << "the events before the killed one were applied again, in a new transaction";
+  ASSERT_TRUE(killed);
+  app.settle();
+  EXPECT_EQ(applied(), 6) << "every event once; the killed transaction's row is gone";
+  EXPECT_EQ(sql("SELECT count(*) FROM " + table_ + "_applied WHERE event_id = -1"), "0");
+  EXPECT_EQ(sql("SELECT string_agg(total::text, ',' ORDER BY stream) FROM " + table_), "6,6");
+  EXPECT_EQ(subscription(target()).at, last);
+}
+
+TEST_F(ProjectionTest, AWorkerKilledMidBatchLeavesNoTrace) {
+  const std::string table = table_;
+  const auto batched = [&](bool crash) {
+    return base("crash")
+        .on("Incremented")
+        .batch([table, crash](const std::vector<Committed>& events, Sql& sql) {
+          for (const Committed& event : events) apply(table, event.data.at("by").get<int>(), event, sql);
+          if (crash) ::raise(SIGKILL);  // after the writes, before the acknowledgement
+        })
+        .build();
+  };
+  const Lane crash_lane{"crash", 300ms};
+  auto app = act::app(pool_).with(counter_).with(batched(false)).lane(crash_lane).build();
+  app.drain();  // registers the target and the tables before anything runs
+  const std::int64_t last = commit(app, {"a", "b", "c"}, 4);
+
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // A worker process of its own: connections of its own, killed mid-batch.
+    try {
+      auto doomed = act::app(database().pool()).with(counter_).with(batched(true)).lane(crash_lane).build();
+      doomed.drain();
+    } catch (...) {
+    }
+    ::_exit(3);  // only reached if it did not die
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+  // The server notices the dead client and rolls its transaction back.
+  ASSERT_TRUE(eventually([&] { return applied() == 0 && subscription(target()).leased_by.has_value(); }));
+  EXPECT_EQ(subscription(target()).at, -1);
+
+  // Once the dead worker's lease runs out, another applies the events once.
+  ASSERT_TRUE(eventually([&] { return app.drain().handled == 12; }));
+  EXPECT_EQ(applied(), 12);
+  EXPECT_EQ(subscription(target()).at, last);
+}
+
+}  // namespace
+}  // namespace act::test

@@ -1,0 +1,180 @@
+// Reactions: fixed targets marked by the database, same-stream and dynamic
+// targets found by correlate, order per target, causation.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "support/counter_app.hpp"
+#include "support/recorder.hpp"
+
+namespace act::test {
+namespace {
+
+inline const Actor kBot{"bot-1", "Bot"};
+
+class ReactionTest : public DatabaseTest {
+ protected:
+  Subscription subscription(const std::string& target) {
+    const auto rows = store_->query_streams(StreamFilter::exactly(target));
+    EXPECT_EQ(rows.size(), 1u) << target;
+    return rows.empty() ? Subscription{} : rows.front();
+  }
+
+  State<Counter> counter_ = counter_state();
+  Recorder recorder_;
+};
+
+// A suite (and so a database) of its own: a bare target reads every stream's history.
+class FixedTargetTest : public ReactionTest {};
+
+TEST_F(FixedTargetTest, IsMarkedByTheCommitItself) {
+  const std::string target = stream("audit");
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .to(target)
+                 .handle("audit", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  const std::string s = stream();
+  app.drain();  // registers the fixed target
+  const Subscription registered = subscription(target);
+  EXPECT_EQ(registered.names, (std::vector<std::string>{"Incremented"}));
+  EXPECT_FALSE(registered.source.has_value()) << "a bare target reads every stream";
+
+  const std::vector<ActionResult> done = {app.do_action("increment", {s, kAnn, {}}, Increment{2}),
+                                          app.do_action("increment", {s, kAnn, {}}, Increment{3})};
+  EXPECT_EQ(subscription(target).correlated_at, ids_of(done).back()) << "commit raised the work mark";
+  const DrainResult drained = app.drain();
+  EXPECT_EQ(drained.handled, 2);
+  EXPECT_EQ(recorder_.ids(target), ids_of(done));
+  EXPECT_EQ(subscription(target).at, ids_of(done).back());
+  EXPECT_EQ(app.drain().handled, 0) << "nothing is handled twice";
+}
+
+TEST_F(ReactionTest, AnAppRefusesAFixedTargetRegisteredWithoutItsEvents) {
+  const std::string target = stream("audit");
+  const auto noop = [](const auto&, ReactionContext&) {};
+  auto before = act::app(pool_).with(counter_).on<Incremented>("Incremented").to(target).handle("audit", noop).build();
+  before.drain();
+  auto after = act::app(pool_)
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to(target)
+                   .handle("audit", noop)
+                   .on<Decremented>("Decremented")
+                   .to(target)
+                   .handle("audit", noop)
+                   .build();
+  // The row keeps the names it was made with: Decremented would never mark it.
+  EXPECT_THROW(after.drain(), std::logic_error);
+  EXPECT_THROW(after.start(), std::logic_error);
+}
+
+TEST_F(ReactionTest, SameStreamTargetsAreFoundByCorrelateThenMarkedByCommits) {
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .handle("echo", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  const std::string first = stream();
+  const std::string second = stream();
+  std::vector<ActionResult> on_first;
+  for (int i = 1; i <= 3; ++i) on_first.push_back(app.do_action("increment", {first, kAnn, {}}, Increment{i}));
+  const std::vector<ActionResult> on_second = {app.do_action("increment", {second, kAnn, {}}, Increment{7})};
+
+  EXPECT_EQ(app.drain().handled, 0) << "no target exists before correlate";
+  const CorrelateResult correlated = app.correlate();
+  EXPECT_TRUE(correlated.scanned);
+  EXPECT_GE(correlated.subscribed, 2);
+  EXPECT_GE(app.settle().drained.handled, 4) << "and older streams: a new reaction sees history";
+  EXPECT_EQ(recorder_.ids(first), ids_of(on_first)) << "in commit order";
+  EXPECT_EQ(recorder_.ids(second), ids_of(on_second));
+  EXPECT_EQ(subscription(first).source, first);
+
+  // Known targets need no correlate: the commit marks their rows.
+  on_first.push_back(app.do_action("increment", {first, kAnn, {}}, Increment{4}));
+  EXPECT_EQ(app.drain().handled, 1);
+  EXPECT_EQ(recorder_.ids(first), ids_of(on_first));
+}
+
+TEST_F(ReactionTest, ATargetChosenFromEventDataGetsOnlyItsEvents) {
+  const std::string prefix = stream("by");
+  const std::string mine = stream("src");
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .to([mine](const Committed& event) -> std::optional<Route> {
+                   if (!event.stream.starts_with(mine)) return std::nullopt;  // other tests' events
+                   return Route{"by-" + mine + "-" + std::to_string(event.data.at("by").get<int>())};
+                 })
+                 .handle("bucket", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  const auto one_a = app.do_action("increment", {mine + "-a", kAnn, {}}, Increment{1});
+  const auto two = app.do_action("increment", {mine + "-b", kAnn, {}}, Increment{2});
+  const auto one_b = app.do_action("increment", {mine + "-b", kAnn, {}}, Increment{1});
+  const SettleResult settled = app.settle();
+  EXPECT_EQ(settled.subscribed, 2);
+  EXPECT_EQ(recorder_.ids("by-" + mine + "-1"), ids_of({one_a, one_b}));
+  EXPECT_EQ(recorder_.ids("by-" + mine + "-2"), ids_of({two}));
+}
+
+TEST_F(ReactionTest, ActionsRunByAHandlerRecordTheirCause) {
+  const std::string source = stream();
+  const std::string copy = source + "-copy";
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .to(Route{stream("mirror"), source})  // reads only the source stream: no echo of the copy
+                 .handle("mirror",
+                         [&](const Incremented& incremented, ReactionContext& context) {
+                           context.do_action("increment", {copy, kBot, {}}, Increment{incremented.by});
+                         })
+                 .build();
+  app.drain();
+  const ActionResult original = app.do_action("increment", {source, kAnn, {}}, Increment{5}, {.correlation = "order-9"});
+  app.settle();
+  std::vector<Committed> copies;
+  Query query;
+  query.stream = copy;
+  store_->query(query, [&](const Committed& event) { copies.push_back(event); });
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0].data, (nlohmann::json{{"by", 5}}));
+  EXPECT_EQ(copies[0].meta.at("correlation"), "order-9") << "the chain keeps its correlation";
+  const Committed& cause = original.events.front();
+  EXPECT_EQ(copies[0].meta.at("causation").at("event"),
+            (nlohmann::json{{"id", cause.id}, {"name", "Incremented"}, {"stream", source}}));
+  EXPECT_EQ(copies[0].meta.at("causation").at("action").at("actor").at("id"), "bot-1");
+}
+
+TEST_F(ReactionTest, EachTargetSeesItsEventsInOrderAcrossManyStreams) {
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .lane(Lane{"ordering", std::chrono::seconds(10), 3, 4})  // small bites: many cycles
+                 .on<Incremented>("Incremented")
+                 .to([](const Committed& event) { return std::optional<Route>(Route{event.stream, event.stream, 0, "ordering"}); })
+                 .handle("echo", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  std::map<std::string, std::vector<std::int64_t>> committed;
+  std::vector<std::string> streams;
+  for (int i = 0; i < 6; ++i) streams.push_back(stream());
+  for (int round = 0; round < 10; ++round) {
+    for (const std::string& s : streams) {
+      const auto result = app.do_action("increment", {s, kAnn, {}}, Increment{round + 1});
+      committed[s].push_back(result.events.front().id);
+    }
+  }
+  const SettleResult settled = app.settle();
+  EXPECT_GT(settled.passes, 2) << "the lane's limits split the work into cycles";
+  for (const std::string& s : streams) EXPECT_EQ(recorder_.ids(s), committed[s]) << s;
+}
+
+}  // namespace
+}  // namespace act::test
