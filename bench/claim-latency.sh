@@ -6,14 +6,11 @@
 # Usage: bench/claim-latency.sh [seconds per size]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/cluster.sh
+source bench/cluster.sh
 seconds=${1:-10}
 scripts/build.sh >&2
-cluster=$(mktemp -d /tmp/pg_act_bench.XXXXXX)
-chmod 755 "$cluster"
-trap 'scripts/cluster.sh stop "$cluster/pg"; rm -rf "$cluster"' EXIT
-scripts/cluster.sh start "$cluster/pg" "shared_buffers = '512MB'"
-# shellcheck disable=SC1091
-source "$cluster/pg/env"
+bench_cluster_start fenced "shared_buffers = '512MB'"
 createdb bench
 psql -X -q -d bench -c 'CREATE EXTENSION pg_act' >/dev/null
 echo "{"
@@ -23,7 +20,7 @@ echo "  \"results\": ["
 first=1
 for n in 1000 10000 100000; do
   psql -X -q -d bench -v subscriptions=$n -f bench/pgbench/claim_setup.sql >/dev/null
-  log="$cluster/claim-$n"
+  log="$bench_cluster/claim-$n"
   mkdir -p "$log"
   (cd "$log" && PGOPTIONS='-c synchronous_commit=off' \
     pgbench -n -M prepared -c 1 -T "$seconds" -l -f "$OLDPWD/bench/pgbench/claim_ten.sql" bench >out.txt 2>&1)

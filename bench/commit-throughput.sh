@@ -6,26 +6,21 @@
 # object. Usage: bench/commit-throughput.sh [seconds] [fenced|concurrent] [wide]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/cluster.sh
+source bench/cluster.sh
 seconds=${1:-10}
 mode=${2:-fenced}
 wide=${3:-}
 wide_json=false
 [ -n "$wide" ] && wide_json=true
-preload=()
-[ "$mode" = concurrent ] && preload=("shared_preload_libraries = 'pg_act'")
 scripts/build.sh >&2
-cluster=$(mktemp -d /tmp/pg_act_bench.XXXXXX)
-chmod 755 "$cluster"
-trap 'scripts/cluster.sh stop "$cluster/pg"; rm -rf "$cluster"' EXIT
-scripts/cluster.sh start "$cluster/pg" "max_wal_size = '4GB'" "shared_buffers = '512MB'" "${preload[@]}"
-# shellcheck disable=SC1091
-source "$cluster/pg/env"
+bench_cluster_start "$mode" "max_wal_size = '4GB'" "shared_buffers = '512MB'"
 createdb bench
 psql -X -q -d bench -f bench/pgbench/setup.sql >/dev/null
 [ -n "$wide" ] && psql -X -q -d bench -c "SELECT * FROM act.subscribe('[{\"stream\": \"projection\"}]')" >/dev/null
 
 run() {  # run SCRIPT CLIENTS -> "tps p50_ms"
-  local log="$cluster/$1-$2"
+  local log="$bench_cluster/$1-$2"
   mkdir -p "$log"
   (cd "$log" && pgbench -n -M prepared -c "$2" -j "$2" -T "$seconds" -l -f "$OLDPWD/bench/pgbench/$1.sql" bench >out.txt 2>&1)
   local tps p50

@@ -4,17 +4,12 @@
 # Prints one JSON object. Usage: bench/drain-throughput.sh [fenced|concurrent]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/cluster.sh
+source bench/cluster.sh
 mode=${1:-fenced}
-preload=()
-[ "$mode" = concurrent ] && preload=("shared_preload_libraries = 'pg_act'")
 scripts/build.sh >&2
 cmake --build build --target drain_throughput >&2
-cluster=$(mktemp -d /tmp/pg_act_bench.XXXXXX)
-chmod 755 "$cluster"
-trap 'scripts/cluster.sh stop "$cluster/pg"; rm -rf "$cluster"' EXIT
-scripts/cluster.sh start "$cluster/pg" "shared_buffers = '512MB'" "${preload[@]}"
-# shellcheck disable=SC1091
-source "$cluster/pg/env"
+bench_cluster_start "$mode" "shared_buffers = '512MB'"
 echo "{"
 echo "  \"scenario\": \"drain: workers x streams x 5 events, claim(8, 2) -> query -> ack\", \"mode\": \"$mode\","
 echo "  \"results\": ["

@@ -1,6 +1,6 @@
 -- act.version, act.max_event_id, act.horizon, act.wait, act.mode, act.horizon_holders.
 BEGIN;
-SELECT plan(14);
+SELECT plan(13);
 
 SELECT is(act.mode(), CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END,
   'concurrent exactly when preloaded, fenced otherwise');
@@ -13,7 +13,6 @@ SELECT is(act.version('h-1'), 1, 'version is the last version');
 SELECT is(act.max_event_id(), 3::bigint, 'max_event_id counts snapshots');
 SELECT is(act.horizon(), 3::bigint, 'with nothing else in flight the horizon is the last id (own commits included)');
 SELECT is(act.wait(1, 1000), 3::bigint, 'wait returns at once when the horizon is past after');
-SELECT cmp_ok((SELECT clock_timestamp() - clock_timestamp()), '<', interval '1 second', 'clock sanity');
 CREATE TEMP TABLE waited AS SELECT clock_timestamp() AS t0, act.wait(3, 200) AS h, clock_timestamp() AS t1;
 SELECT is((SELECT h FROM waited), 3::bigint, 'wait returns the horizon at the timeout');
 SELECT ok((SELECT t1 - t0 >= interval '190 ms' FROM waited), 'wait waited for the timeout');
