@@ -33,4 +33,23 @@ Datum MakeBytea(const void* bytes, std::size_t length) {
   });
 }
 
+std::string_view VarlenaBytes(Datum value) {
+  const varlena* detoasted = Guard([value] { return pg_detoast_datum_packed(reinterpret_cast<varlena*>(value)); });
+  return std::string_view(VARDATA_ANY(detoasted), VARSIZE_ANY_EXHDR(detoasted));
+}
+
+std::vector<std::string> TextArrayElements(Datum value) {
+  Datum* elements = nullptr;
+  bool* nulls = nullptr;
+  int count = 0;
+  Guard([value, &elements, &nulls, &count] {
+    deconstruct_array(DatumGetArrayTypeP(value), TEXTOID, -1, false, TYPALIGN_INT, &elements, &nulls, &count);
+  });
+  std::vector<std::string> strings;
+  strings.reserve(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i)
+    if (!nulls[i]) strings.emplace_back(VarlenaBytes(elements[i]));
+  return strings;
+}
+
 }  // namespace act::pg

@@ -1,5 +1,7 @@
 #pragma once
-// One-dimensional SQL arrays built from Datums (batches travel to SPI as arrays).
+// Datums to and from C++ values; one-dimensional SQL arrays (batches travel to
+// SPI as arrays).
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,5 +14,10 @@ Datum MakeArray(const std::vector<Datum>& values, const bool* nulls, Oid element
 
 Datum MakeText(std::string_view text);
 Datum MakeBytea(const void* bytes, std::size_t length);
+
+// The bytes of a text or bytea Datum, detoasted; valid as long as the Datum's memory.
+std::string_view VarlenaBytes(Datum value);
+// The non-NULL elements of a text[] Datum.
+std::vector<std::string> TextArrayElements(Datum value);
 
 }  // namespace act::pg

@@ -15,10 +15,10 @@ struct StreamHead {
   core::Hash hash{};
 };
 
-// Needs SPI. Read-write SPI takes a fresh snapshot per query in READ
-// COMMITTED (so, after the fence, the latest head) and the transaction's
-// snapshot above it; read-only SPI uses the active snapshot.
-StreamHead ReadHead(Datum stream, bool read_only = false);
+// The head as a read-write statement sees it now: in READ COMMITTED the
+// latest committed head (after the fence or the stream's lock), under a
+// transaction snapshot the snapshot's; the transaction's own commits included.
+StreamHead ReadHead(Datum stream);
 
 // The head as the newest committed data has it, whatever the snapshot.
 StreamHead ReadLatestHead(Datum stream);

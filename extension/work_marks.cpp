@@ -5,22 +5,12 @@
 #include <vector>
 
 #include "arrays.hpp"
+#include "index_scan.hpp"
 #include "regex_cache.hpp"
 #include "spi.hpp"
-#include "spi_rows.hpp"
 
 namespace act::pg {
 namespace {
-
-// Literal sources by index lookup; source-less and pattern rows (few) through
-// a partial index whose predicate is core::IsPattern in SQL.
-const Oid kCandidateArgTypes[] = {TEXTOID};
-SavedPlan g_candidates_plan(
-    "SELECT s.stream, s.source, s.names, 1::bigint FROM act.subscription_rows s WHERE s.source = $1 "
-    "UNION ALL "
-    "SELECT s.stream, s.source, s.names, 2::bigint FROM act.subscription_rows s "
-    "WHERE s.source IS NULL OR s.source ~ '[][^$.*+?(){}|\\\\]'",
-    1, kCandidateArgTypes);
 
 const Oid kRaiseArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID};
 SavedPlan g_raise_plan(
@@ -38,21 +28,34 @@ SavedPlan g_wide_plan(
     "ON CONFLICT (stream, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark < excluded.mark",
     3, kWideArgTypes);
 
+// The rows of one index scan of subscription_rows that this commit gives work.
+void CollectMarks(IndexScan& scan, bool wide, std::string_view stream, const std::vector<core::EventRef>& events,
+                  std::vector<Datum>& streams, std::vector<Datum>& marks) {
+  const int stream_column = scan.Column("stream");
+  const int source_column = scan.Column("source");
+  const int names_column = scan.Column("names");
+  while (scan.Next()) {
+    const std::optional<std::string_view> source = scan.BytesAt(source_column);
+    if (!wide && source && core::IsPattern(*source)) continue;  // the wide scan matches it
+    if (wide && source && !PatternMatches(*source, stream)) continue;
+    const std::optional<std::int64_t> mark = core::WorkMark(scan.TextArrayAt(names_column), events);
+    if (!mark) continue;
+    streams.push_back(MakeText(*scan.BytesAt(stream_column)));
+    marks.push_back(Int64GetDatum(*mark));
+  }
+}
+
 }  // namespace
 
 void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events) {
-  Datum candidate_args[1] = {stream_datum};
-  Execute(g_candidates_plan.Get(), candidate_args, nullptr, false, 0, SPI_OK_SELECT);
   std::vector<Datum> literal_streams, literal_marks, wide_streams, wide_marks;
-  for (uint64 row = 0; row < RowCount(); ++row) {
-    const std::optional<std::string_view> source = RowText(row, 2);
-    const bool wide_branch = RowInt64(row, 4).value_or(1) == 2;
-    if (!wide_branch && source && core::IsPattern(*source)) continue;  // the wide branch matches it
-    if (wide_branch && source && !PatternMatches(*source, stream)) continue;
-    const std::optional<std::int64_t> mark = core::WorkMark(RowTextArray(row, 3), events);
-    if (!mark) continue;
-    (wide_branch ? wide_streams : literal_streams).push_back(MakeText(*RowText(row, 1)));
-    (wide_branch ? wide_marks : literal_marks).push_back(Int64GetDatum(*mark));
+  {
+    // Literal sources by lookup; source-less and pattern rows (few) through a
+    // partial index whose predicate is core::IsPattern in SQL.
+    IndexScan literal("subscription_rows", "subscriptions_source_ix", stream_datum, ScanSnapshot::kStatement);
+    CollectMarks(literal, false, stream, events, literal_streams, literal_marks);
+    IndexScan wide("subscription_rows", "subscriptions_wide_source_ix", std::nullopt, ScanSnapshot::kStatement);
+    CollectMarks(wide, true, stream, events, wide_streams, wide_marks);
   }
   // Literal rows: only commits to this same stream touch them.
   if (!literal_streams.empty()) {

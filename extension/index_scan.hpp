@@ -1,0 +1,48 @@
+#pragma once
+// Reading a few rows of one of our tables through one of its indexes, without
+// the executor: the commit path's lookups (a stream's head, the subscriptions
+// a commit marks) cost a plan's start-up and tear-down each through SPI, more
+// than the lookup itself.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "error_bridge.hpp"
+
+namespace act::pg {
+
+// The snapshot an SPI statement would use: read-write statements see the
+// transaction's own earlier writes and, in READ COMMITTED, a fresh snapshot.
+enum class ScanSnapshot { kStatement, kLatest };
+
+// An open scan of table act.<table> through index act.<index>, optionally
+// restricted to rows whose first index column equals a text key. Rows come in
+// index order, or the reverse. Columns are read by name from the current row.
+class IndexScan {
+ public:
+  // min_second: if given, only rows whose second index column (an int4) is at least this.
+  IndexScan(const char* table, const char* index, std::optional<Datum> text_key, ScanSnapshot snapshot,
+            bool backward = false, std::optional<int32> min_second = std::nullopt);
+  ~IndexScan();
+  IndexScan(const IndexScan&) = delete;
+  IndexScan& operator=(const IndexScan&) = delete;
+
+  bool Next();  // moves to the next visible row; false at the end
+  int Column(const char* name) const;  // attribute number, checked
+  std::optional<int32> Int32At(int column) const;
+  std::optional<std::string_view> BytesAt(int column) const;  // text or bytea; valid until the next Next()
+  std::optional<std::vector<std::string>> TextArrayAt(int column) const;
+
+ private:
+  Datum At(int column, bool* is_null) const;
+
+  Relation table_ = nullptr;
+  Relation index_ = nullptr;
+  IndexScanDesc scan_ = nullptr;
+  TupleTableSlot* slot_ = nullptr;
+  Snapshot snapshot_ = nullptr;
+  bool backward_;
+};
+
+}  // namespace act::pg
