@@ -59,5 +59,9 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
 database_suites fenced
 database_suites concurrent "shared_preload_libraries = 'pg_act'"
 
+# 3. A backend killed mid-commit, on a cluster of its own (it crashes on purpose).
+read -r p f < <(test/run-horizon-crash.sh)
+count "horizon-crash" "$p" "$f"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A backend SIGKILLed after act.commit and before COMMIT must not pin the
+# horizon: the postmaster restarts every backend and shared memory starts over
+# without bounds. Runs on a cluster of its own in concurrent mode (the crash
+# is expected here, so its log is not checked for one); details go to stderr,
+# the last line is "PASSED FAILED".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bindir=$(pg_config --bindir)
+as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+dir=$(mktemp -d /tmp/pg_act_crash.XXXXXX)
+chmod 755 "$dir"
+cleanup() {
+  as_server "$bindir/pg_ctl" -D "$dir/pg/data" -m immediate -w stop >/dev/null 2>&1
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+scripts/cluster.sh start "$dir/pg" "shared_preload_libraries = 'pg_act'" || { echo "0 1"; exit 0; }
+# shellcheck disable=SC1091
+source "$dir/pg/env"
+sql() { psql -X -q -At -v ON_ERROR_STOP=1 -d postgres -c "$1"; }
+
+passed=0
+failed=0
+check() {  # check NAME ACTUAL EXPECTED
+  if [ "$2" = "$3" ]; then passed=$((passed + 1)); else
+    failed=$((failed + 1))
+    echo "not ok: $1: got '$2', expected '$3'" >&2
+  fi
+}
+
+PGOPTIONS='-c client_min_messages=warning' sql "CREATE EXTENSION pg_act"
+# A writer that commits its event and then waits inside its transaction.
+psql -X -q -d postgres -c "BEGIN; SELECT act.commit('doomed', '[{\"name\": \"E\"}]'); SELECT pg_sleep(60);" \
+  >/dev/null 2>&1 &
+writer_pid=""
+for _ in $(seq 100); do
+  writer_pid=$(sql "SELECT pid FROM act.horizon_holders() LIMIT 1")
+  [ -n "$writer_pid" ] && break
+  sleep 0.1
+done
+check "the writer holds the horizon" "$([ -n "$writer_pid" ] && echo yes)" yes
+check "a reader stays below the writer" "$(sql "SELECT act.horizon() < (SELECT min(lowest_id) FROM act.horizon_holders())")" t
+
+kill -9 "$writer_pid" 2>/dev/null
+wait 2>/dev/null
+# The postmaster restarts; wait until it accepts connections again.
+for _ in $(seq 300); do sql "SELECT 1" >/dev/null 2>&1 && break; sleep 0.1; done
+
+check "no holder after the crash" "$(sql "SELECT count(*) FROM act.horizon_holders()")" 0
+after=$(sql "SELECT id FROM act.commit('after', '[{\"name\": \"E\"}]')")
+check "the horizon reaches the next commit" "$(sql "SELECT act.horizon() >= $after")" t
+check "a reader sees it, and not the killed writer's event" \
+  "$(sql "SELECT string_agg(stream, ',' ORDER BY id) FROM act.query(after => 0)")" after
+check "the chain verifies" "$(sql "SELECT bool_and(valid) FROM act.verify()")" t
+check "the server did restart" "$(grep -c 'terminated by signal 9' "$dir/pg/server.log")" 1
+echo "$passed $failed"
