@@ -72,6 +72,8 @@ TEST_F(WorkerTest, WorkersCarryOnAfterTheirConnectionsAreKilled) {
   app.start();
   const auto before = app.do_action("increment", {s, kAnn, {}}, Increment{1});
   ASSERT_TRUE(recorder_.wait_for(1));
+  // A reaction is at least once: killed between handler and ack it runs again. Kill after the ack.
+  ASSERT_TRUE(eventually([&] { return subscription(target).at >= before.id; }));
   // Every other session of the database: the pool's, and the waker's own.
   database().sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                  "WHERE datname = current_database() AND pid <> pg_backend_pid()");
