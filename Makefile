@@ -1,6 +1,6 @@
 # pg_act: PGXS builds the extension (.so, control, SQL); CMake builds core/,
 # the client library, tools, tests and benchmarks. `make demo` and `make test`
-# do all set-up themselves (see README.md).
+# do all set-up themselves (see README.md); `make stress` runs the long stress scenarios.
 
 EXTENSION  = pg_act
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
@@ -33,7 +33,7 @@ $(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
 $(OBJS): $(wildcard extension/*.hpp) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
 
-.PHONY: core deps demo test cmake-build
+.PHONY: core deps demo test stress cmake-build
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
@@ -51,3 +51,6 @@ demo: deps
 
 test: deps
 	scripts/test.sh
+
+stress: deps
+	scripts/stress.sh

@@ -2,6 +2,8 @@
 # A throwaway PostgreSQL 15 cluster on a private socket directory.
 #   scripts/cluster.sh start DIR [extra postgresql.conf lines...]
 #   scripts/cluster.sh stop DIR
+#   scripts/cluster.sh crash DIR    stops at once (no shutdown checkpoint, as a
+#                                   crash would: recovery replays the WAL) and starts again
 # Prints nothing on success but the connection settings file DIR/env,
 # which callers source: it sets PGHOST, PGPORT, PGUSER.
 set -euo pipefail
@@ -41,8 +43,12 @@ case "$action" in
       exit 1
     fi
     ;;
+  crash)
+    as_server "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 start >/dev/null
+    ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|stop|crash DIR" >&2
     exit 2
     ;;
 esac

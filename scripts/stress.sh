@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# make stress: build and install, then the long stress scenarios (test/stress/,
+# run by test/run-stress.sh) in both modes, each mode on a throwaway cluster.
+# Ends with one line "N passed, M failed" (scenarios).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=bench/cluster.sh
+source bench/cluster.sh
+scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+passed=0
+failed=0
+for mode in fenced concurrent; do
+  if bench_cluster_start "$mode"; then
+    read -r p f < <(test/run-stress.sh "$bench_cluster" --long)
+  else
+    p=0 f=1
+  fi
+  bench_cluster_stop || f=$((f + 1))
+  printf '%-22s %4d passed, %d failed\n' "stress/$mode" "$p" "$f"
+  passed=$((passed + p))
+  failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,150 @@
+#include "drain.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "pq_session.hpp"
+#include "shared.hpp"
+
+namespace stress {
+
+namespace {
+
+struct Subscription {
+  std::string stream;
+  std::optional<std::string> source;  // NULL: every stream; starting with ^: a pattern
+  std::optional<std::string> name;    // the one event name it takes, if any
+};
+
+std::vector<Subscription> Subscriptions(int committers) {
+  const std::string prefix = kChurnPrefix;
+  std::vector<Subscription> subscriptions = {
+      {"all", std::nullopt, std::nullopt},
+      {"evens", "^" + prefix + "-[0-9]+-[02]$", std::nullopt},
+      {"odd-named", "^" + prefix + "-", "Odd"},
+  };
+  for (int p = 0; p < committers; ++p)
+    subscriptions.push_back({"copy-" + std::to_string(p), prefix + "-" + std::to_string(p) + "-1", std::nullopt});
+  return subscriptions;
+}
+
+// The act.subscribe argument; CheckDrained reads the same array as its oracle.
+std::string SubscriptionsJson(int committers) {
+  std::string json = "[";
+  for (const Subscription& s : Subscriptions(committers)) {
+    json += std::string(json.size() > 1 ? ", " : "") + R"({"stream": ")" + s.stream + "\"";
+    if (s.source) json += R"(, "source": ")" + *s.source + "\"";
+    if (s.name) json += R"(, "names": [")" + *s.name + "\"]";
+    json += "}";
+  }
+  return json + "]";
+}
+
+// Handles one lease: its next events are recorded and the lease acknowledged
+// past them in one transaction, so a lease lost meanwhile takes both back.
+void Handle(PGconn* connection, const DrainPlan& plan, DrainTally& tally, const Subscription& subscription,
+            const std::string& at) {
+  pq::Run(connection, "BEGIN");
+  pq::Result handled = pq::Run(
+      connection,
+      "INSERT INTO stress_handled (subscription, event_id, worker) SELECT $1, id, $2 FROM act.query(stream => $3, "
+      "after => $4::bigint, names => $5::text[], max_events => 50, stream_exact => $6::boolean) RETURNING event_id",
+      {subscription.stream, plan.by, subscription.source, at,
+       subscription.name ? std::optional<std::string>("{" + *subscription.name + "}") : std::nullopt,
+       subscription.source && subscription.source->starts_with("^") ? "false" : "true"});
+  long long last = std::atoll(at.c_str());
+  for (int row = 0; row < PQntuples(handled.get()); ++row)
+    last = std::max(last, std::atoll(PQgetvalue(handled.get(), row, 0)));
+  if (plan.pause_in_batch_ms > 0) {
+    Set(tally.in_batch, 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(plan.pause_in_batch_ms));
+    Set(tally.in_batch, 0);
+  }
+  pq::Result acked = pq::Run(connection, "SELECT count(*) FROM act.ack($1::jsonb)",
+                             {R"([{"stream": ")" + subscription.stream + R"(", "by": ")" + plan.by + R"(", "at": )" +
+                              std::to_string(last) + "}]"});
+  if (std::atol(PQgetvalue(acked.get(), 0, 0)) == 1) {
+    pq::Run(connection, "COMMIT");
+  } else {
+    pq::Run(connection, "ROLLBACK");
+    Add(tally.lost_leases, 1);
+  }
+}
+
+}  // namespace
+
+void SetUpDrain(PGconn* connection, int committers) {
+  pq::Run(connection,
+          "CREATE TABLE stress_handled (subscription text NOT NULL, event_id bigint NOT NULL, worker text)");
+  pq::Run(connection, "SELECT count(*) FROM act.subscribe($1::jsonb)", {SubscriptionsJson(committers)});
+}
+
+int Drain(const DrainPlan& plan, DrainTally& tally, long& done, Clock::time_point deadline) {
+  const std::vector<Subscription> subscriptions = Subscriptions(plan.committers);
+  pq::Connection connection = pq::Connect();
+  for (;;) {
+    if (Clock::now() >= deadline) {
+      std::fprintf(stderr, "# drainer %s: deadline reached with work left\n", plan.by.c_str());
+      return 1;
+    }
+    pq::Result leases = pq::Run(connection.get(), "SELECT stream, at FROM act.claim(4, 2, $1, $2::int)",
+                                {plan.by, std::to_string(plan.lease_ms)});
+    if (PQntuples(leases.get()) == 0) {
+      if (Get(done) &&
+          pq::Scalar(connection.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at") == 0)
+        return 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    for (int row = 0; row < PQntuples(leases.get()); ++row) {
+      const std::string stream = PQgetvalue(leases.get(), row, 0);
+      auto subscription = std::find_if(subscriptions.begin(), subscriptions.end(),
+                                       [&](const Subscription& s) { return s.stream == stream; });
+      if (subscription == subscriptions.end()) throw std::runtime_error("claimed an unknown subscription " + stream);
+      Handle(connection.get(), plan, tally, *subscription, PQgetvalue(leases.get(), row, 1));
+    }
+  }
+}
+
+void CheckDrained(Report& report, PGconn* connection, int committers) {
+  // The oracle: which events each subscription takes, by the contract's rules
+  // (here every pattern starts with ^), computed from the log itself.
+  pq::Result counts = pq::Run(
+      connection,
+      "WITH subs AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS s(stream text, source text, names text[])), "
+      "expected AS (SELECT s.stream AS subscription, e.id AS event_id FROM subs s JOIN act.events e ON "
+      "  (s.source IS NULL OR CASE WHEN s.source LIKE '^%' THEN e.stream ~ s.source ELSE e.stream = s.source END) "
+      "  AND (s.names IS NULL OR e.name = ANY (s.names))), "
+      "handled AS (SELECT subscription, event_id FROM stress_handled) "
+      "SELECT (SELECT count(*) FROM expected), "
+      "  (SELECT count(*) FROM (SELECT * FROM expected EXCEPT SELECT * FROM handled) missing), "
+      "  (SELECT count(*) FROM (SELECT * FROM handled EXCEPT SELECT * FROM expected) extra), "
+      "  (SELECT count(*) FROM handled) - (SELECT count(*) FROM (SELECT DISTINCT * FROM handled) once), "
+      "  (SELECT count(*) FROM subs WHERE NOT EXISTS (SELECT FROM handled h WHERE h.subscription = subs.stream)), "
+      "  (SELECT count(*) FROM handled)",
+      {SubscriptionsJson(committers)});
+  auto value = [&](int column) { return std::atol(PQgetvalue(counts.get(), 0, column)); };
+  const long expected = value(0), missing = value(1), extra = value(2), twice = value(3), idle = value(4),
+             handled = value(5);
+  report.lost += missing;
+  report.Expect(missing == 0, std::to_string(missing) + " (subscription, event) pairs never handled");
+  report.Expect(extra == 0, std::to_string(extra) + " events handled by a subscription they do not match");
+  report.Expect(twice == 0, std::to_string(twice) + " events handled more than once by one subscription");
+  report.Expect(idle == 0, std::to_string(idle) + " subscriptions handled nothing");
+  report.Expect(handled == expected,
+                "drained " + std::to_string(handled) + " handlings, committed " + std::to_string(expected));
+  const long work =
+      pq::Scalar(connection, "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at OR blocked");
+  report.Expect(work == 0, std::to_string(work) + " subscriptions left with work or blocked");
+  const long held = pq::Scalar(connection,
+                               "SELECT count(*) FROM act.subscriptions WHERE leased_by IS NOT NULL AND "
+                               "(leased_until > now() OR leased_by NOT LIKE 'victim-%')");
+  report.Expect(held == 0, std::to_string(held) + " leases still held at the end");
+  report.Note(handled, "handlings drained of " + std::to_string(expected) + " due");
+}
+
+}  // namespace stress
