@@ -33,14 +33,17 @@ $(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
 $(OBJS): $(wildcard extension/*.hpp) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
 
+# Unset, CMake keeps its cached choice: flipping it would rebuild everything.
+CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
+
 .PHONY: core deps demo test stress cmake-build
 $(CORE_LIB): core
 core:
-	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
 	cmake --build $(BUILD_DIR) --target act_core -j2
 
 cmake-build:
-	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
+	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
 	cmake --build $(BUILD_DIR) -j2
 
 deps:
