@@ -55,6 +55,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "client/$mode" "$p" "$f"
   read -r p f < <(test/run-gap-safety.sh 3)
   count "gap-safety/$mode" "$p" "$f"
+  read -r p f < <(test/run-dump-restore.sh "$cluster")
+  count "restore/$mode" "$p" "$f"
   scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
   rm -rf "$cluster"
   cluster=""
