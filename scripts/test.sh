@@ -57,6 +57,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "gap-safety/$mode" "$p" "$f"
   read -r p f < <(test/run-dump-restore.sh "$cluster")
   count "restore/$mode" "$p" "$f"
+  read -r p f < <(test/run-upgrade.sh "$cluster")
+  count "upgrade/$mode" "$p" "$f"
   scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
   rm -rf "$cluster"
   cluster=""
