@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(39);
+SELECT plan(44);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -181,6 +181,25 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
 SELECT is((SELECT count(*) FROM act.events), 5::bigint, 'only the granted commit wrote');
+
+-- The commit fence and the registry lock are advisory locks (keys 1633907745
+-- and 1 or 2), which any role that can connect could take through PUBLIC's
+-- EXECUTE on the two-key advisory lock functions, stalling every commit.
+-- docs/operations.md has operators revoke those from PUBLIC; the extension
+-- takes its locks with the owner's rights, so it keeps working.
+REVOKE EXECUTE ON FUNCTION pg_advisory_lock(int, int), pg_advisory_lock_shared(int, int),
+  pg_advisory_xact_lock(int, int), pg_advisory_xact_lock_shared(int, int), pg_try_advisory_lock(int, int),
+  pg_try_advisory_lock_shared(int, int), pg_try_advisory_xact_lock(int, int), pg_try_advisory_xact_lock_shared(int, int)
+  FROM PUBLIC;
+SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT pg_try_advisory_xact_lock(1633907745, 2)$$), '42501',
+  'with the advisory lock functions revoked from PUBLIC, no application role can take pg_act''s lock keys');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('after-revoke', '[{"name": "A"}]')$$), '00000',
+  'act_writer still commits');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.subscribe('[{"stream": "after-revoke-sub"}]')$$),
+  '00000', 'act_worker still subscribes (the registry lock)');
+SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT count(*) FROM act.truncate('[{"stream": "after-revoke"}]')$$), '00000',
+  'act_admin still truncates (the fence, taken in SQL)');
+SELECT is(act.version('after-revoke'), 0, 'the stream was committed and closed');
 
 SELECT * FROM finish();
 ROLLBACK;
