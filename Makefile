@@ -6,8 +6,11 @@ EXTENSION  = pg_act
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big = $(EXTENSION)
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard extension/*.cpp)))
+# The current version's install script is built from sql/src; the first
+# released version's is kept as shipped, and upgrade scripts lead from it to
+# every later one (CREATE EXTENSION ... VERSION takes that path too).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*--*.sql))
+DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 SQL_SOURCES = $(sort $(wildcard sql/src/*.sql))
 
 BUILD_DIR ?= build

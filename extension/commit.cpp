@@ -218,6 +218,8 @@ ACT_SQL_FUNCTION(act_commit) {
   if (PG_ARGISNULL(1))
     throw core::ValidationError("events for stream " + core::Quoted(stream) + " must not be null",
                                 core::sqlstate::kNullValueNotAllowed);
+  // Before anything is detoasted or parsed: a huge payload costs nothing more.
+  core::ValidateCommitSize(stream, pg::ArgumentBytes(fcinfo, 1), PG_ARGISNULL(2) ? 0 : pg::ArgumentBytes(fcinfo, 2));
   const std::vector<pg::EventInput> events = pg::ReadEvents(stream, pg::JsonbArg(fcinfo, 1));
   Jsonb* meta = PG_ARGISNULL(2) ? pg::EmptyObject() : pg::JsonbArg(fcinfo, 2);
   core::ValidateMeta(stream, pg::RootKind(meta));

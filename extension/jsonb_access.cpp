@@ -1,5 +1,9 @@
 #include "jsonb_access.hpp"
 
+extern "C" {
+#include "access/detoast.h"
+}
+
 namespace act::pg {
 
 core::JsonKind KindOf(const JsonbValue& value) {
@@ -46,6 +50,11 @@ std::string_view TextArg(FunctionCallInfo fcinfo, int index) {
 
 Jsonb* JsonbArg(FunctionCallInfo fcinfo, int index) {
   return Guard([fcinfo, index] { return PG_GETARG_JSONB_P(index); });
+}
+
+std::size_t ArgumentBytes(FunctionCallInfo fcinfo, int index) {
+  const Datum value = PG_GETARG_DATUM(index);
+  return Guard([value] { return toast_raw_datum_size(value); });
 }
 
 }  // namespace act::pg

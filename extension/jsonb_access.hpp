@@ -28,4 +28,7 @@ inline std::string_view StringOf(const JsonbValue& value) {
 std::string_view TextArg(FunctionCallInfo fcinfo, int index);
 Jsonb* JsonbArg(FunctionCallInfo fcinfo, int index);
 
+// The uncompressed size of a non-NULL argument, read without detoasting it.
+std::size_t ArgumentBytes(FunctionCallInfo fcinfo, int index);
+
 }  // namespace act::pg

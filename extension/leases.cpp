@@ -39,7 +39,7 @@ SavedPlan g_block_plan(
 
 std::vector<core::LeaseEntry> ReadLeases(FunctionCallInfo fcinfo, core::LeaseUse use) {
   if (PG_ARGISNULL(0)) throw core::ValidationError("leases must not be null", core::sqlstate::kNullValueNotAllowed);
-  return core::ParseLeases(JsonArgument(fcinfo, 0), use);
+  return core::ParseLeases(JsonArgument(fcinfo, 0, "leases"), use);
 }
 
 TimestampTz DueOf(const core::LeaseEntry& lease) {

@@ -49,7 +49,12 @@ regex_t* Compile(std::string_view pattern, std::string* error) {
     const int wide_length = pg_mb2wchar_with_len(bytes, wide, length);
     const int result = pg_regcomp(target, wide, static_cast<size_t>(wide_length), REG_ADVANCED, C_COLLATION_OID);
     pfree(wide);
-    if (result != REG_OKAY) pg_regerror(result, target, message_out, 256);
+    if (result != REG_OKAY) {
+      // A cancel or statement_timeout stops the engine (REG_CANCEL): raise
+      // that (57014), as Postgres's own regex functions do, not a bad pattern.
+      CHECK_FOR_INTERRUPTS();
+      pg_regerror(result, target, message_out, 256);
+    }
     return result;
   });
   if (code != REG_OKAY) {
@@ -84,6 +89,7 @@ bool PatternMatches(std::string_view pattern, std::string_view text) {
     const int result = pg_regexec(regex, wide, static_cast<size_t>(wide_length), 0, nullptr, 0, nullptr, 0);
     pfree(wide);
     if (result != REG_OKAY && result != REG_NOMATCH) {
+      CHECK_FOR_INTERRUPTS();  // as in Compile
       char message[256];
       pg_regerror(result, regex, message, sizeof message);
       ereport(ERROR, (errcode(ERRCODE_INVALID_REGULAR_EXPRESSION), errmsg("regular expression failed: %s", message)));

@@ -41,7 +41,7 @@ Datum TextList(const std::vector<std::string>& items) {
 
 core::StreamSelector ReadSelector(FunctionCallInfo fcinfo, core::SelectorUse use) {
   const char* name = use == core::SelectorUse::kQueryStreams ? "filter" : "selector";
-  nlohmann::json input = JsonArgument(fcinfo, 0);
+  nlohmann::json input = JsonArgument(fcinfo, 0, name);
   if (input.is_null()) {
     if (use != core::SelectorUse::kQueryStreams)
       throw core::ValidationError(std::string(name) + " must not be null", core::sqlstate::kNullValueNotAllowed);

@@ -191,10 +191,10 @@ using namespace act;
 
 ACT_SQL_FUNCTION(act_subscribe) {
   if (PG_ARGISNULL(0)) throw core::ValidationError("subscriptions must not be null", core::sqlstate::kNullValueNotAllowed);
-  const std::vector<core::SubscriptionEntry> entries = core::ParseSubscriptions(pg::JsonArgument(fcinfo, 0));
+  const std::vector<core::SubscriptionEntry> entries = core::ParseSubscriptions(pg::JsonArgument(fcinfo, 0, "subscriptions"));
   const std::optional<std::int64_t> checkpoint =
       PG_ARGISNULL(1) ? std::nullopt : std::optional<std::int64_t>(PG_GETARG_INT64(1));
-  const std::optional<core::CorrelatorLease> correlator = core::ParseCorrelator(pg::JsonArgument(fcinfo, 2));
+  const std::optional<core::CorrelatorLease> correlator = core::ParseCorrelator(pg::JsonArgument(fcinfo, 2, "correlator"));
   if (correlator && correlator->key.empty())
     throw core::ValidationError("correlator.key must not be empty: '' is the shared checkpoint");
   for (std::size_t i = 0; i < entries.size(); ++i)

@@ -23,7 +23,11 @@ if [ -z "$ctest_total" ]; then cat "$ctest_log"; ctest_total=1; ctest_failed=1; 
 [ "$ctest_failed" -gt 0 ] && cat "$ctest_log"
 count gtest $((ctest_total - ctest_failed)) "$ctest_failed"
 
-# 2. Database suites against a throwaway cluster, in both modes: fenced (the
+# 2. libFuzzer targets of core's parsers and encoders, a few seconds each.
+read -r p f < <(test/run-fuzz.sh 3)
+count fuzz "$p" "$f"
+
+# 3. Database suites against a throwaway cluster, in both modes: fenced (the
 #    default) and concurrent (pg_act preloaded).
 cluster=""
 # An interrupted run still stops its cluster.
@@ -53,6 +57,10 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "gap-safety/$mode" "$p" "$f"
   read -r p f < <(test/run-stress.sh "$cluster")
   count "stress/$mode" "$p" "$f"
+  read -r p f < <(test/run-dump-restore.sh "$cluster")
+  count "restore/$mode" "$p" "$f"
+  read -r p f < <(test/run-upgrade.sh "$cluster")
+  count "upgrade/$mode" "$p" "$f"
   scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
   rm -rf "$cluster"
   cluster=""

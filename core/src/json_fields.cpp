@@ -53,14 +53,16 @@ std::optional<std::int64_t> JsonFields::OptionalInt(const char* key, std::int64_
   std::int64_t number = 0;
   if (value->is_number_unsigned()) {
     const auto unsigned_value = value->get<std::uint64_t>();
-    if (unsigned_value > static_cast<std::uint64_t>(max))
+    // Compared before the conversion, which would wrap values above INT64_MAX to negatives.
+    if (max < 0 || unsigned_value > static_cast<std::uint64_t>(max))
       throw ValidationError(PathOf(key) + " must be at most " + std::to_string(max));
     number = static_cast<std::int64_t>(unsigned_value);
   } else if (value->is_number_integer()) {
     number = value->get<std::int64_t>();
   } else {
+    // A float here is a fraction or an integer too large for int64 (1e30).
     throw ValidationError(PathOf(key) + " must be an integer, not " +
-                          (value->is_number() ? std::string("a fraction") : JsonTypeName(*value)));
+                          (value->is_number() ? value->dump() : JsonTypeName(*value)));
   }
   if (number < min || number > max)
     throw ValidationError(PathOf(key) + " must be between " + std::to_string(min) + " and " + std::to_string(max) +

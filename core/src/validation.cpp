@@ -62,4 +62,17 @@ void ValidateMeta(std::string_view stream, JsonKind meta_kind) {
                           std::string(JsonKindName(meta_kind)));
 }
 
+void ValidateCommitSize(std::string_view stream, std::size_t events_bytes, std::size_t meta_bytes) {
+  if (events_bytes + meta_bytes > kMaxPayloadBytes)
+    throw ValidationError("events and meta for stream " + Quoted(stream) + " take " +
+                          std::to_string(events_bytes + meta_bytes) + " bytes: the limit of one commit is " +
+                          std::to_string(kMaxPayloadBytes) + " bytes");
+}
+
+void ValidateArgumentSize(std::string_view argument, std::size_t bytes) {
+  if (bytes > kMaxPayloadBytes)
+    throw ValidationError(std::string(argument) + " takes " + std::to_string(bytes) + " bytes: the limit is " +
+                          std::to_string(kMaxPayloadBytes) + " bytes");
+}
+
 }  // namespace act::core

@@ -112,7 +112,11 @@ TEST(Leases, RejectsBadShapes) {
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "at": 1}])"), LeaseUse::kAck); }),
             "leases[0].by is required");
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "at": 1.5}])"), LeaseUse::kAck); }),
-            "leases[0].at must be an integer, not a fraction");
+            "leases[0].at must be an integer, not 1.5");
+  EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "at": 1e30}])"), LeaseUse::kAck); }),
+            "leases[0].at must be an integer, not 1e+30");
+  EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "at": 18446744073709551615}])"), LeaseUse::kAck); }),
+            "leases[0].at must be at most 9223372036854775807");
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "at": 1, "due": true}])"), LeaseUse::kAck); }),
             "leases[0].due must be an integer, not a boolean");
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w"}])"), LeaseUse::kBlock); }),

@@ -76,6 +76,15 @@ TEST(Validation, ExpectedVersionAndMeta) {
             "meta for stream \"s\" must be a JSON object, not an array");
 }
 
+TEST(Validation, PayloadSizes) {
+  EXPECT_NO_THROW(ValidateCommitSize("s", kMaxPayloadBytes - 2, 2));
+  EXPECT_EQ(MessageOf([] { ValidateCommitSize("s", kMaxPayloadBytes, 1); }),
+            "events and meta for stream \"s\" take 16777217 bytes: the limit of one commit is 16777216 bytes");
+  EXPECT_NO_THROW(ValidateArgumentSize("leases", kMaxPayloadBytes));
+  EXPECT_EQ(MessageOf([] { ValidateArgumentSize("leases", kMaxPayloadBytes + 1); }),
+            "leases takes 16777217 bytes: the limit is 16777216 bytes");
+}
+
 TEST(Errors, ConflictMessagesAreExact) {
   EXPECT_STREQ(ConcurrencyError("order-1", 3, 5).what(),
                "concurrency conflict on stream \"order-1\": expected version 3, actual version 5");

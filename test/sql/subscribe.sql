@@ -107,7 +107,7 @@ SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "ok-1"}, {"source": 
 SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": 7}]')$$, '22023', 'subscriptions[0].stream must be a string, not a number', 'a non-string stream');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "names": []}]')$$, '22023', NULL, 'empty names is bad input');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "names": ["a", 1]}]')$$, '22023', 'subscriptions[0].names[1] must be a string, not a number', 'names hold strings');
-SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "priority": 1.5}]')$$, '22023', 'subscriptions[0].priority must be an integer, not a fraction', 'a fractional priority');
+SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "priority": 1.5}]')$$, '22023', 'subscriptions[0].priority must be an integer, not 1.5', 'a fractional priority');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "source": "order-(", "correlated_at": 1}]')$$, '2201B', NULL, 'an invalid regex source: 2201B');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1"}')$$, '22023', 'correlator.millis is required', 'a correlator without millis');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "", "by": "w1", "millis": 5}')$$, '22023', NULL, 'the shared key is not a lease');

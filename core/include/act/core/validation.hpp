@@ -8,6 +8,11 @@ namespace act::core {
 
 inline constexpr std::size_t kMaxStreamBytes = 1000;
 inline constexpr std::size_t kMaxEventNameBytes = 200;
+// The most a commit's events and meta may weigh together, and any other jsonb
+// argument parsed in C++ (uncompressed jsonb bytes). Work on a payload takes
+// several times its size in backend memory; past this a call is refused
+// before any of that work starts.
+inline constexpr std::size_t kMaxPayloadBytes = 16 * 1024 * 1024;
 inline constexpr std::string_view kSnapshotEvent = "__snapshot__";
 inline constexpr std::string_view kTombstoneEvent = "__tombstone__";
 
@@ -35,5 +40,11 @@ void ValidateExpectedVersion(std::string_view stream, std::optional<long long> e
 
 // meta must be a JSON object.
 void ValidateMeta(std::string_view stream, JsonKind meta_kind);
+
+// events and meta of one commit: at most kMaxPayloadBytes together.
+void ValidateCommitSize(std::string_view stream, std::size_t events_bytes, std::size_t meta_bytes);
+
+// Any other jsonb argument (`argument` names it): at most kMaxPayloadBytes.
+void ValidateArgumentSize(std::string_view argument, std::size_t bytes);
 
 }  // namespace act::core

@@ -1,0 +1,12 @@
+-- What a database holds in the extension's tables, one line per table: rows
+-- and a digest of them. Compared before and after a dump/restore or upgrade.
+\set ON_ERROR_STOP 1
+SET TimeZone = 'UTC';
+SELECT 'events', count(*), md5(string_agg(concat_ws(',', id, stream, version, name, data::text, meta::text,
+         coalesce(pii::text, '-'), created, encode(hash, 'hex')), ';' ORDER BY id)) FROM act.events
+UNION ALL SELECT 'subscription_rows', count(*), md5(string_agg(s::text, ';' ORDER BY stream)) FROM act.subscription_rows s
+UNION ALL SELECT 'subscriptions', count(*), md5(string_agg(s::text, ';' ORDER BY stream)) FROM act.subscriptions s
+UNION ALL SELECT 'wide_marks', count(*), md5(string_agg(w::text, ';' ORDER BY stream, backend)) FROM act.wide_marks w
+UNION ALL SELECT 'correlators', count(*), md5(string_agg(c::text, ';' ORDER BY key)) FROM act.correlators c
+UNION ALL SELECT 'stream_anchors', count(*), md5(string_agg(a::text, ';' ORDER BY stream)) FROM act.stream_anchors a
+UNION ALL SELECT 'sequence', last_value, is_called::text FROM act.events_id_seq;

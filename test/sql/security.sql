@@ -1,0 +1,205 @@
+-- Security: what each role may execute and write, and functions called with a
+-- hostile search_path (shadowing functions and operators placed before
+-- pg_catalog) behave as with the default one. The shadows come first, before
+-- this session has planned any of the extension's statements.
+BEGIN;
+SELECT plan(44);
+
+-- Shadows: each would change a result if the extension's SQL resolved names
+-- through the caller's search_path.
+CREATE SCHEMA evil;
+CREATE FUNCTION evil.text_eq(a text, b text) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+CREATE OPERATOR evil.= (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.text_eq);
+CREATE FUNCTION evil.text_regex(a text, b text) RETURNS boolean LANGUAGE sql IMMUTABLE AS 'SELECT true';
+CREATE OPERATOR evil.~ (LEFTARG = text, RIGHTARG = text, FUNCTION = evil.text_regex);
+CREATE FUNCTION evil.jsonb_field(a jsonb, b text) RETURNS text LANGUAGE sql IMMUTABLE AS $$SELECT 'shadow'$$;
+CREATE OPERATOR evil.->> (LEFTARG = jsonb, RIGHTARG = text, FUNCTION = evil.jsonb_field);
+CREATE FUNCTION evil.now() RETURNS timestamptz LANGUAGE sql AS $$SELECT '2000-01-01 00:00:00+00'::timestamptz$$;
+CREATE FUNCTION evil.jsonb_typeof(jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $$SELECT 'array'$$;
+CREATE FUNCTION public.jsonb_build_object(text, bigint, text, text, text, integer, text, text, text, jsonb, text, jsonb,
+  text, timestamptz) RETURNS jsonb LANGUAGE sql AS $$SELECT '{"shadowed": true}'::jsonb$$;
+CREATE FUNCTION public.unnest(anyarray) RETURNS SETOF anyelement LANGUAGE plpgsql AS 'BEGIN RETURN; END';
+-- A temp table named like the log.
+CREATE TEMP TABLE events (id bigint, stream text, version int, name text);
+
+CREATE FUNCTION pg_temp.sqlstate_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE statement;
+  RETURN '00000';
+EXCEPTION WHEN OTHERS THEN
+  RETURN SQLSTATE;
+END $$;
+
+-- Every call under the hostile path keeps its result in a temp table; the
+-- assertions run after RESET, since pgTAP itself would see the shadows.
+SET search_path = evil, public, pg_temp, pg_catalog;
+CREATE TEMP TABLE h_shadowed AS SELECT 'x'::text = 'y'::text AS text_eq, now() AS now, ARRAY(SELECT unnest(ARRAY[1])) AS unnested;
+CREATE TEMP TABLE h_commit_1 AS SELECT * FROM act.commit('sp-1', '[{"name": "A"}, {"name": "B"}]', '{}', -1);
+CREATE TEMP TABLE h_commit_2 AS SELECT * FROM act.commit('sp-2', '[{"name": "C"}]', '{}', -1);
+CREATE TEMP TABLE h_version AS SELECT act.version('sp-missing') AS version;
+CREATE TEMP TABLE h_query AS SELECT * FROM act.query('sp-1');
+CREATE TEMP TABLE h_query_pattern AS SELECT * FROM act.query('^sp-1$', stream_exact => false);
+CREATE TEMP TABLE h_verify AS SELECT * FROM act.verify();
+CREATE TEMP TABLE h_stats AS SELECT * FROM act.query_stats('["sp-1"]');
+CREATE TEMP TABLE h_stats_bad AS SELECT pg_temp.sqlstate_of($$SELECT * FROM act.query_stats('"sp-1"')$$) AS code;
+CREATE TEMP TABLE h_subscribe AS
+  SELECT * FROM act.subscribe('[{"stream": "sp-sub", "source": "sp-1"}, {"stream": "sp-pattern", "source": "^zz"}]');
+CREATE TEMP TABLE h_commit_3 AS SELECT * FROM act.commit('sp-3', '[{"name": "D"}]');
+CREATE TEMP TABLE h_claim AS SELECT * FROM act.claim(10, 0, 'w', 60000);
+CREATE TEMP TABLE h_lease AS SELECT leased_until FROM act.subscriptions;
+CREATE TEMP TABLE h_ack AS SELECT * FROM act.ack('[{"stream": "sp-sub", "by": "w", "at": 2}]');
+CREATE TEMP TABLE h_prioritize AS SELECT act.prioritize('["sp-pattern"]', 3) AS changed;
+CREATE TEMP TABLE h_streams AS SELECT * FROM act.query_streams('{}');
+CREATE TEMP TABLE h_truncate AS SELECT * FROM act.truncate('[{"stream": "sp-2"}]');
+CREATE TEMP TABLE h_forget AS SELECT act.forget_pii('sp-1') AS forgotten;
+CREATE TEMP TABLE h_horizon AS SELECT act.horizon() AS horizon, (SELECT count(*) FROM act.horizon_holders()) AS holders;
+RESET search_path;
+
+SELECT results_eq('SELECT text_eq, now, unnested FROM h_shadowed',
+  $$VALUES (true, '2000-01-01 00:00:00+00'::timestamptz, '{}'::int[])$$,
+  'the shadows are in effect for the caller: = on text is always true, now() is fixed, unnest yields nothing');
+SELECT results_eq('SELECT version, name FROM h_commit_1 ORDER BY version', $$VALUES (0, 'A'), (1, 'B')$$, 'commit: a new stream');
+SELECT results_eq('SELECT version, name FROM h_commit_2', $$VALUES (0, 'C')$$,
+  'commit: another new stream (the first one''s head is not taken for it)');
+SELECT is((SELECT version FROM h_version), -1, 'act.version of a missing stream');
+SELECT is((SELECT array_agg(name ORDER BY version) FROM h_query), ARRAY['A', 'B'], 'act.query by exact name reads one stream');
+SELECT is((SELECT count(*) FROM h_query_pattern), 2::bigint, 'act.query by pattern');
+SELECT results_eq('SELECT stream, valid FROM h_verify ORDER BY stream', $$VALUES ('sp-1', true), ('sp-2', true)$$,
+  'act.verify reads the log (not the temp table named events) and the chains verify');
+SELECT is((SELECT head ->> 'name' FROM h_stats), 'B', 'act.query_stats builds heads with the real jsonb_build_object');
+SELECT is((SELECT code FROM h_stats_bad), '22023', 'act.query_stats validates with the real jsonb_typeof');
+SELECT is((SELECT subscribed FROM h_subscribe), 2, 'act.subscribe');
+SELECT is((SELECT array_agg(stream) FROM h_claim), ARRAY['sp-sub'],
+  'act.claim leases only the subscription with work (sources matched with the real = and ~)');
+SELECT ok((SELECT bool_and(leased_until IS NULL OR leased_until > now()) FROM h_lease), 'leases run from the real now()');
+SELECT results_eq('SELECT stream, at FROM h_ack', $$VALUES ('sp-sub', 2::bigint)$$, 'act.ack');
+SELECT is((SELECT changed FROM h_prioritize), 1, 'act.prioritize');
+SELECT is((SELECT count(*) FROM h_streams), 2::bigint, 'act.query_streams');
+SELECT results_eq('SELECT stream, name FROM h_truncate', $$VALUES ('sp-2', '__tombstone__')$$,
+  'act.truncate closes the stream it was given (->> is not shadowed)');
+SELECT is(act.version('sp-1'), 1, 'and no other');
+SELECT is((SELECT forgotten FROM h_forget), 0::bigint, 'act.forget_pii');
+SELECT results_eq('SELECT horizon >= 4, holders FROM h_horizon', $$VALUES (true, 1::bigint)$$,
+  'act.horizon and act.horizon_holders (this open transaction holds the horizon)');
+
+-- Roles (SQL-API.md "Roles"): each includes the one before it.
+CREATE ROLE app_reader IN ROLE act_reader;
+CREATE ROLE app_writer IN ROLE act_writer;
+CREATE ROLE app_worker IN ROLE act_worker;
+CREATE ROLE app_admin IN ROLE act_admin;
+
+-- The exact EXECUTE grants of the public functions, per role.
+SELECT results_eq($$
+  SELECT r.rolname::text COLLATE "default", p.proname::text COLLATE "default"
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    CROSS JOIN (SELECT rolname FROM pg_roles WHERE rolname IN ('app_reader', 'app_writer', 'app_worker', 'app_admin')) r
+   WHERE n.nspname = 'act' AND has_function_privilege(r.rolname, p.oid, 'EXECUTE')
+   ORDER BY 1, 2$$,
+  $$SELECT r, f FROM (VALUES
+      ('app_admin', 'ack'), ('app_admin', 'block'), ('app_admin', 'claim'), ('app_admin', 'commit'), ('app_admin', 'defer'),
+      ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'), ('app_admin', 'horizon'), ('app_admin', 'horizon_holders'),
+      ('app_admin', 'max_event_id'), ('app_admin', 'mode'), ('app_admin', 'prioritize'), ('app_admin', 'query'),
+      ('app_admin', 'query_stats'), ('app_admin', 'query_streams'), ('app_admin', 'reset'), ('app_admin', 'subscribe'),
+      ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'version'),
+      ('app_admin', 'wait'),
+      ('app_reader', 'event_hash'), ('app_reader', 'horizon'), ('app_reader', 'horizon_holders'),
+      ('app_reader', 'max_event_id'), ('app_reader', 'mode'), ('app_reader', 'query'), ('app_reader', 'query_stats'),
+      ('app_reader', 'query_streams'), ('app_reader', 'verify'), ('app_reader', 'version'), ('app_reader', 'wait'),
+      ('app_worker', 'ack'), ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'commit'),
+      ('app_worker', 'event_hash'), ('app_worker', 'forget_pii'), ('app_worker', 'horizon'), ('app_worker', 'horizon_holders'),
+      ('app_worker', 'max_event_id'), ('app_worker', 'mode'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
+      ('app_worker', 'query_streams'), ('app_worker', 'subscribe'), ('app_worker', 'verify'), ('app_worker', 'version'),
+      ('app_worker', 'wait'),
+      ('app_writer', 'commit'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
+      ('app_writer', 'horizon_holders'), ('app_writer', 'max_event_id'), ('app_writer', 'mode'), ('app_writer', 'query'),
+      ('app_writer', 'query_stats'), ('app_writer', 'query_streams'), ('app_writer', 'verify'), ('app_writer', 'version'),
+      ('app_writer', 'wait')) g(r, f) ORDER BY 1, 2$$,
+  'each role executes exactly its functions; no role executes an internal (_) function');
+
+-- No application role (nor PUBLIC) may change any table, view or sequence
+-- of schema act directly, create objects in it or own anything in it.
+SELECT is((SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             CROSS JOIN unnest(ARRAY['public', 'act_reader', 'act_writer', 'act_worker', 'act_admin',
+                                     'app_reader', 'app_writer', 'app_worker', 'app_admin']) r(role)
+             CROSS JOIN unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) p(privilege)
+            WHERE n.nspname = 'act' AND c.relkind IN ('r', 'v', 'p')
+              AND has_table_privilege(r.role, c.oid, p.privilege)), 0::bigint,
+  'no role may INSERT, UPDATE, DELETE, TRUNCATE, reference or trigger on any table or view of schema act');
+SELECT is((SELECT count(*) FROM unnest(ARRAY['public', 'act_reader', 'act_writer', 'act_worker', 'act_admin']) r(role)
+            WHERE has_sequence_privilege(r.role, 'act.events_id_seq', 'USAGE')
+               OR has_sequence_privilege(r.role, 'act.events_id_seq', 'UPDATE')), 0::bigint,
+  'no role may take or set ids from the sequence');
+SELECT is((SELECT count(*) FROM unnest(ARRAY['public', 'act_reader', 'act_writer', 'act_worker', 'act_admin']) r(role)
+            WHERE has_schema_privilege(r.role, 'act', 'CREATE')), 0::bigint, 'no role may create objects in schema act');
+SELECT is((SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = 'act' AND pg_has_role('app_admin', c.relowner, 'USAGE')), 0::bigint,
+  'no application role owns (or inherits the owner of) an object of schema act');
+
+-- The same, tried: every role's attempt to change the log directly fails.
+CREATE FUNCTION pg_temp.sqlstate_as(role name, statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('SET LOCAL ROLE %I', role);
+  BEGIN
+    EXECUTE statement;
+  EXCEPTION WHEN OTHERS THEN
+    RESET ROLE;
+    RETURN SQLSTATE;
+  END;
+  RESET ROLE;
+  RETURN '00000';
+END $$;
+SELECT results_eq($$
+  SELECT r, s, pg_temp.sqlstate_as(r, s)
+    FROM unnest(ARRAY['app_reader', 'app_writer', 'app_worker', 'app_admin']) r
+   CROSS JOIN unnest(ARRAY['UPDATE act.events SET data = ''{"x": 1}''', 'DELETE FROM act.events', 'TRUNCATE act.events',
+                           'UPDATE act.subscription_rows SET at = 0', 'DELETE FROM act.correlators',
+                           'SELECT setval(''act.events_id_seq'', 1)']) s
+   ORDER BY 1, 2$$,
+  $$SELECT r, s, '42501' FROM unnest(ARRAY['app_reader', 'app_writer', 'app_worker', 'app_admin']) r
+   CROSS JOIN unnest(ARRAY['UPDATE act.events SET data = ''{"x": 1}''', 'DELETE FROM act.events', 'TRUNCATE act.events',
+                           'UPDATE act.subscription_rows SET at = 0', 'DELETE FROM act.correlators',
+                           'SELECT setval(''act.events_id_seq'', 1)']) s
+   ORDER BY 1, 2$$,
+  'no application role can UPDATE, DELETE or TRUNCATE the tables or set the sequence (42501)');
+SELECT is((SELECT count(*) FROM act.events), 4::bigint, 'the log is unchanged');
+
+SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.commit('r', '[{"name": "A"}]')$$), '42501',
+  'act_reader cannot commit');
+SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT act.forget_pii('sp-1')$$), '42501', 'act_reader cannot forget pii');
+SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.subscribe('[]')$$), '42501', 'act_reader cannot subscribe');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.claim(1, 0, 'w', 1000)$$), '42501', 'act_writer cannot claim');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT act.reset('["sp-sub"]')$$), '42501', 'act_writer cannot reset');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.ack('[{"stream": "sp-sub", "by": "w", "at": 3}]')$$), '42501',
+  'act_writer cannot ack');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT act.unblock('{}')$$), '42501', 'act_worker cannot unblock');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT * FROM act.truncate('[{"stream": "sp-1"}]')$$), '42501',
+  'act_worker cannot truncate');
+SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act._publish_inflight()$$), '42501',
+  'act_admin cannot call an internal function');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w', '[{"name": "A"}]')$$), '00000',
+  'act_writer commits');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
+SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
+SELECT is((SELECT count(*) FROM act.events), 5::bigint, 'only the granted commit wrote');
+
+-- The commit fence and the registry lock are advisory locks (keys 1633907745
+-- and 1 or 2), which any role that can connect could take through PUBLIC's
+-- EXECUTE on the two-key advisory lock functions, stalling every commit.
+-- docs/operations.md has operators revoke those from PUBLIC; the extension
+-- takes its locks with the owner's rights, so it keeps working.
+REVOKE EXECUTE ON FUNCTION pg_advisory_lock(int, int), pg_advisory_lock_shared(int, int),
+  pg_advisory_xact_lock(int, int), pg_advisory_xact_lock_shared(int, int), pg_try_advisory_lock(int, int),
+  pg_try_advisory_lock_shared(int, int), pg_try_advisory_xact_lock(int, int), pg_try_advisory_xact_lock_shared(int, int)
+  FROM PUBLIC;
+SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT pg_try_advisory_xact_lock(1633907745, 2)$$), '42501',
+  'with the advisory lock functions revoked from PUBLIC, no application role can take pg_act''s lock keys');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('after-revoke', '[{"name": "A"}]')$$), '00000',
+  'act_writer still commits');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.subscribe('[{"stream": "after-revoke-sub"}]')$$),
+  '00000', 'act_worker still subscribes (the registry lock)');
+SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT count(*) FROM act.truncate('[{"stream": "after-revoke"}]')$$), '00000',
+  'act_admin still truncates (the fence, taken in SQL)');
+SELECT is(act.version('after-revoke'), 0, 'the stream was committed and closed');
+
+SELECT * FROM finish();
+ROLLBACK;
