@@ -33,7 +33,7 @@ $(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
 $(OBJS): $(wildcard extension/*.hpp) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
 
-.PHONY: core deps demo test bench cmake-build
+.PHONY: core deps demo test bench bench-check bench-baseline cmake-build
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) -DACT_WERROR=$(if $(ACT_WERROR),ON,OFF) >/dev/null
@@ -55,3 +55,9 @@ test: deps
 # Benchmarks: not part of test. BENCH_QUICK=1 for short runs.
 bench: deps
 	bench/run.sh
+
+bench-check: deps
+	bench/check.sh
+
+bench-baseline: deps
+	bench/check.sh --write-baseline
