@@ -61,14 +61,15 @@ pgbench_record() {
 # bench_settings: the server's settings and pg_act's mode as one JSON object.
 bench_settings() {
   psql -X -At <<'SQL'
+SELECT FROM act.mode();  -- loads pg_act, whose settings exist from then on
 SELECT json_build_object(
   'mode', act.mode(),
   'pg_act', (SELECT extversion FROM pg_extension WHERE extname = 'pg_act'),
   'server_version', current_setting('server_version'),
-  'settings', (SELECT json_object_agg(name, current_setting(name))
+  'settings', (SELECT json_object_agg(name, current_setting(name, true))
                  FROM unnest(ARRAY['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', 'wal_level',
                                    'shared_buffers', 'max_wal_size', 'max_connections', 'shared_preload_libraries',
-                                   'work_mem', 'jit']) name));
+                                   'work_mem', 'jit', 'act.notify']) name));
 SQL
 }
 
