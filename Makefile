@@ -39,7 +39,7 @@ $(shlib): $(CORE_LIB)
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.
 CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 
-.PHONY: core deps demo test stress cmake-build
+.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
@@ -60,3 +60,13 @@ test: deps
 
 stress: deps
 	scripts/stress.sh
+
+# Benchmarks: not part of test. BENCH_QUICK=1 for short runs.
+bench: deps
+	bench/run.sh
+
+bench-check: deps
+	bench/check.sh
+
+bench-baseline: deps
+	bench/check.sh --write-baseline

@@ -1,13 +1,16 @@
 // Drain throughput: W workers share S streams of E events each; every worker
-// loops claim -> query -> ack until no stream has work. Prints one JSON line.
+// loops claim -> query -> ack until no stream has work. Prints one record
+// (bench/stats.hpp): events/s, and p50/p95 of one claim -> query -> ack cycle.
 // Usage: drain_throughput WORKERS STREAMS EVENTS (connection from PG* variables).
 #include "pq_session.hpp"
+#include "stats.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -41,17 +44,21 @@ void Setup(PGconn* connection, int streams, int events) {
 struct Tally {
   std::atomic<long> streams{0};
   std::atomic<long> events{0};
+  std::mutex mutex;
+  bench::Samples cycles;
 };
 
 void Work(int id, Tally& tally) {
   Connection connection = Connect();
   const std::string by = "worker-" + std::to_string(id);
+  bench::Samples cycles;
   for (;;) {
+    const auto cycle = bench::Clock::now();
     Result leases = Run(connection.get(), "SELECT stream, source, at FROM act.claim(8, 2, $1, 30000)", {by});
     const int count = PQntuples(leases.get());
     if (count == 0) {
       Result left = Run(connection.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
-      if (std::atol(PQgetvalue(left.get(), 0, 0)) == 0) return;
+      if (std::atol(PQgetvalue(left.get(), 0, 0)) == 0) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;
     }
@@ -70,7 +77,10 @@ void Work(int id, Tally& tally) {
     }
     acks += "]";
     Run(connection.get(), "SELECT count(*) FROM act.ack($1::jsonb)", {acks});
+    cycles.add(bench::milliseconds_since(cycle));
   }
+  const std::lock_guard lock(tally.mutex);
+  tally.cycles.merge(cycles);
 }
 
 }  // namespace
@@ -93,12 +103,14 @@ int main(int argc, char** argv) {
     for (auto& thread : threads) thread.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     Result check = Run(setup.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
-    std::printf(
-        "{\"workers\": %d, \"streams\": %d, \"events_per_stream\": %d, \"seconds\": %.3f, \"streams_per_s\": %.1f, "
-        "\"events_per_s\": %.1f, \"events_handled\": %ld, \"left_with_work\": %s}\n",
-        workers, streams, events, seconds, streams / seconds, static_cast<double>(tally.events.load()) / seconds,
-        tally.events.load(),
-        PQgetvalue(check.get(), 0, 0));
+    nlohmann::json fields = tally.cycles.summary();
+    fields["ops_per_s"] = static_cast<double>(tally.events.load()) / seconds;
+    fields.update({{"ops", "events"}, {"latency_of", "one claim -> query -> ack cycle"}, {"workers", workers},
+                   {"streams", streams}, {"events_per_stream", events}, {"seconds", seconds},
+                   {"streams_per_s", streams / seconds}, {"events_handled", tally.events.load()},
+                   {"left_with_work", std::atol(PQgetvalue(check.get(), 0, 0))}});
+    bench::print_record("sql/drain_" + std::to_string(workers) + "_workers_" + std::to_string(streams) + "_streams",
+                        fields);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "drain_throughput: %s\n", error.what());
     return 1;

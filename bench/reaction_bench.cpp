@@ -1,23 +1,25 @@
-// Reaction latency (commit -> handler start, p50/p95) idle and at a steady
-// commit rate, and drain throughput, through the client library's workers.
-// Prints one JSON object. Usage: reaction_bench (connection from PG* variables;
-// the database needs CREATE EXTENSION rights or pg_act installed).
-#include <algorithm>
+// Reaction latency (commit -> handler start) idle, at 100 and at 1,000
+// commits/s, and the drain throughput of reactions, through the client
+// library's workers. Prints one record per line (bench/stats.hpp).
+// Usage: reaction_bench [quick] (connection from PG* variables; the database
+// needs CREATE EXTENSION rights or pg_act installed).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <iostream>
-#include <map>
-#include <mutex>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "act/act.hpp"
+#include "stats.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using bench::Clock;
 using namespace std::chrono_literals;
 
 struct Counter {
@@ -44,42 +46,33 @@ act::State<Counter> counter_state() {
       .build();
 }
 
-// When each tick was committed, and how long until its handler started.
+// When each tick was sent to commit (written by the writers, read by the
+// handler thread, hence atomics), and how long until its handler started.
 class Stopwatch {
  public:
-  explicit Stopwatch(std::size_t samples) : started_(samples), waited_(samples, -1.0) {}
-  void start(int n) { started_[static_cast<std::size_t>(n)] = Clock::now(); }
+  explicit Stopwatch(std::size_t samples) : started_(samples), waited_(samples) {
+    for (auto& slot : waited_) slot = -1;
+  }
+  void start(int n) { started_[index(n)] = Clock::now().time_since_epoch().count(); }
   void handled(int n) {
-    const auto now = Clock::now();
-    const std::lock_guard lock(mutex_);
-    auto& slot = waited_[static_cast<std::size_t>(n)];
-    if (slot < 0) slot = std::chrono::duration<double, std::milli>(now - started_[static_cast<std::size_t>(n)]).count();
-    ++handled_;
+    const auto now = Clock::now().time_since_epoch().count();
+    const auto waited = static_cast<double>(now - started_[index(n)]) / 1e6;
+    double unset = -1;
+    if (waited_[index(n)].compare_exchange_strong(unset, waited)) ++handled_;
   }
-  int handled_count() const {
-    const std::lock_guard lock(mutex_);
-    return handled_;
-  }
-  std::string percentiles() const {
-    const std::lock_guard lock(mutex_);
-    std::vector<double> samples;
-    for (const double sample : waited_)
-      if (sample >= 0) samples.push_back(sample);
-    std::sort(samples.begin(), samples.end());
-    const auto at = [&](double p) {
-      return samples.empty() ? 0.0 : samples[std::min(samples.size() - 1, static_cast<std::size_t>(static_cast<double>(samples.size()) * p))];
-    };
-    char text[160];
-    std::snprintf(text, sizeof text, "\"samples\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f, \"max_ms\": %.3f",
-                  samples.size(), at(0.50), at(0.95), samples.empty() ? 0.0 : samples.back());
-    return text;
+  int handled_count() const { return handled_.load(); }
+  bench::Samples samples() const {
+    bench::Samples samples;
+    for (const auto& waited : waited_)
+      if (waited >= 0) samples.add(waited);
+    return samples;
   }
 
  private:
-  std::vector<Clock::time_point> started_;
-  mutable std::mutex mutex_;
-  std::vector<double> waited_;
-  int handled_ = 0;
+  static std::size_t index(int n) { return static_cast<std::size_t>(n); }
+  std::vector<std::atomic<Clock::rep>> started_;
+  std::vector<std::atomic<double>> waited_;
+  std::atomic<int> handled_{0};
 };
 
 bool wait_until(const std::function<bool()>& done, std::chrono::seconds timeout) {
@@ -92,10 +85,11 @@ bool wait_until(const std::function<bool()>& done, std::chrono::seconds timeout)
 }
 
 // Commits `count` ticks round-robin over 64 streams, `rate` per second (0:
-// one at a time, each after the previous one's handler started), from a
-// writer app with a pool of its own; a worker app with one same-stream
+// one at a time, each after the previous one's handler started), from
+// writer threads with a pool of their own (a commit takes longer than 1 ms,
+// so 1,000/s needs several in flight); a worker app with one same-stream
 // reaction times them.
-std::string latency(const std::string& run, const char* scenario, int count, int rate) {
+void latency(const std::string& run, const std::string& scenario, int count, int rate) {
   const auto counter = counter_state();
   Stopwatch stopwatch(static_cast<std::size_t>(count));
   const std::string prefix = "lat-" + run + "-" + scenario + "-";
@@ -109,30 +103,46 @@ std::string latency(const std::string& run, const char* scenario, int count, int
                     .handle("time", [&](const Ticked& ticked, act::ReactionContext&) { stopwatch.handled(ticked.n); })
                     .build();
   worker.start();
-  auto writer = act::app("").with(counter).build();
-  const auto period = rate > 0 ? std::chrono::microseconds(1'000'000 / rate) : 0us;
-  auto next = Clock::now();
-  for (int n = 0; n < count; ++n) {
+  const int writers = rate > 200 ? 8 : 1;
+  auto writer = act::app("", act::PoolOptions{static_cast<std::size_t>(writers)}).with(counter).build();
+  const auto commit = [&](int n) {
     stopwatch.start(n);
     writer.do_action("tick", {prefix + std::to_string(n % 64), kBench, {}}, Tick{n});
-    if (rate == 0) {
+  };
+  const auto began = Clock::now();
+  if (rate == 0) {
+    for (int n = 0; n < count; ++n) {
+      commit(n);
       wait_until([&] { return stopwatch.handled_count() > n; }, 10s);
-    } else {
-      next += period;
-      std::this_thread::sleep_until(next);
+    }
+  } else {
+    // Writer w sends ticks w, w + writers, ... each at its slot on one schedule.
+    const auto period = std::chrono::nanoseconds(1'000'000'000 / rate);
+    std::vector<std::jthread> threads;
+    for (int w = 0; w < writers; ++w) {
+      threads.emplace_back([&, w] {
+        for (int n = w; n < count; n += writers) {
+          std::this_thread::sleep_until(began + period * n);
+          commit(n);
+        }
+      });
     }
   }
+  const double sending = bench::milliseconds_since(began) / 1000;
   const bool complete = wait_until([&] { return stopwatch.handled_count() >= count; }, 60s);
   worker.shutdown();
-  return std::string("{\"scenario\": \"") + scenario + "\", \"commits\": " + std::to_string(count) +
-         ", \"rate_per_s\": " + std::to_string(rate) + ", \"complete\": " + (complete ? "true" : "false") + ", " +
-         stopwatch.percentiles() + "}";
+  nlohmann::json fields = stopwatch.samples().summary();
+  fields["ops_per_s"] = count / sending;
+  fields.update({{"ops", "commits sent"}, {"latency_of", "commit sent -> handler started"}, {"target_rate_per_s", rate}, {"commits", count}, {"writers", writers}, {"complete", complete},
+                 {"max_ms", stopwatch.samples().max()}});
+  bench::print_record("reaction/latency_" + scenario, fields);
 }
 
 // Commits `events` events over `streams` streams straight through the store,
-// then times one app draining them all with settle (on one thread).
-std::string throughput(const std::string& run, const char* scenario, int streams, int events, bool projection) {
-  const std::string prefix = "thr-" + run + "-" + scenario + "-";
+// then times one app draining them all on one thread, pass by pass
+// (correlate + one drain cycle), as settle would.
+void throughput(const std::string& run, int streams, int events) {
+  const std::string prefix = "thr-" + run + "-";
   auto pool = std::make_shared<act::ConnectionPool>("", act::PoolOptions{4});
   act::Store store(pool);
   const int per_stream = events / streams;
@@ -142,67 +152,44 @@ std::string throughput(const std::string& run, const char* scenario, int streams
     store.commit(prefix + std::to_string(s), batch);
   }
   std::atomic<long> handled{0};
-  const auto counter = counter_state();
-  const act::Lane lane{"bench-" + run + "-" + scenario, 30s, 10, 1000};
-  auto builder = act::app(pool).with(counter).lane(lane);
-  const std::string table = "bench_" + run + "_" + scenario;
-  if (projection) {
-    builder = std::move(builder).with(act::projection("proj-" + prefix)
-                                          .source("^" + prefix)
-                                          .lane(lane.name)
-                                          .setup([table](act::Sql& sql) {
-                                            sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (stream text PRIMARY KEY, n bigint)");
-                                          })
-                                          .on("Ticked")
-                                          .batch([&, table](const std::vector<act::Committed>& batch, act::Sql& sql) {
-                                            // One statement per batch: the events travel as one jsonb array.
-                                            nlohmann::json rows = nlohmann::json::array();
-                                            for (const auto& event : batch) rows.push_back({{"s", event.stream}, {"n", 1}});
-                                            sql.exec("INSERT INTO " + table + " AS t SELECT r->>'s', count(*) FROM "
-                                                     "jsonb_array_elements($1::jsonb) r GROUP BY 1 "
-                                                     "ON CONFLICT (stream) DO UPDATE SET n = t.n + excluded.n",
-                                                     {rows});
-                                            handled += static_cast<long>(batch.size());
-                                          })
-                                          .build());
-  } else {
-    builder = std::move(builder)
-                  .on<Ticked>("Ticked")
-                  .to([prefix, lane](const act::Committed& event) -> std::optional<act::Route> {
-                    if (!event.stream.starts_with(prefix)) return std::nullopt;
-                    return act::Route{"sink-" + event.stream, event.stream, 0, lane.name};
-                  })
-                  .handle("count", [&](const Ticked&, act::ReactionContext&) { ++handled; });
-  }
-  auto app = std::move(builder).build();
+  const act::Lane lane{"bench-" + run, 30s, 10, 1000};
+  auto app = act::app(pool)
+                 .with(counter_state())
+                 .lane(lane)
+                 .on<Ticked>("Ticked")
+                 .to([prefix, lane](const act::Committed& event) -> std::optional<act::Route> {
+                   if (!event.stream.starts_with(prefix)) return std::nullopt;
+                   return act::Route{"sink-" + event.stream, event.stream, 0, lane.name};
+                 })
+                 .handle("count", [&](const Ticked&, act::ReactionContext&) { ++handled; })
+                 .build();
+  bench::Samples passes;
   const auto started = Clock::now();
-  app.settle({0ms, 100000});
-  const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-  char text[320];
-  std::snprintf(text, sizeof text,
-                "{\"scenario\": \"%s\", \"streams\": %d, \"events\": %d, \"handled\": %ld, \"seconds\": %.3f, "
-                "\"events_per_s\": %.0f}",
-                scenario, streams, per_stream * streams, handled.load(), seconds, static_cast<double>(handled) / seconds);
-  return text;
+  for (int idle = 0; handled < per_stream * streams && idle < 100;) {
+    const auto pass = Clock::now();
+    const bool found = app.correlate().subscribed > 0;
+    const bool drained = app.drain().progressed();
+    passes.add(bench::milliseconds_since(pass));
+    idle = found || drained ? 0 : idle + 1;
+  }
+  const double seconds = bench::milliseconds_since(started) / 1000;
+  nlohmann::json fields = passes.summary();
+  fields["ops_per_s"] = static_cast<double>(handled) / seconds;
+  fields.update({{"ops", "events"}, {"latency_of", "a pass: correlate + one drain cycle"}, {"streams", streams}, {"events", per_stream * streams}, {"handled", handled.load()}, {"seconds", seconds}});
+  bench::print_record("reaction/drain_" + std::to_string(streams) + "_streams", fields);
 }
 
 }  // namespace
 
-int main() try {
+int main(int argc, char** argv) try {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "quick") == 0;
   act::ConnectionPool setup("");
   act::ensure_extension(setup);
   const std::string run = std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 100000000);
-  std::string mode;
-  act::App probe = act::app("").build();
-  probe.transact([&](act::Sql& sql) { mode = sql.exec("SELECT act.mode()").front().text(0); });
-
-  std::cout << "{\n  \"benchmark\": \"reactions through the client library's workers\",\n";
-  std::cout << "  \"mode\": \"" << mode << "\",\n  \"latency\": [\n";
-  std::cout << "    " << latency(run, "idle", 300, 0) << ",\n";
-  std::cout << "    " << latency(run, "rate100", 500, 100) << "\n  ],\n";
-  std::cout << "  \"throughput\": [\n";
-  std::cout << "    " << throughput(run, "reaction100", 100, 20000, false) << ",\n";
-  std::cout << "    " << throughput(run, "projection", 100, 20000, true) << "\n  ]\n}\n";
+  latency(run, "idle", quick ? 50 : 300, 0);
+  latency(run, "100_per_s", quick ? 100 : 500, 100);
+  latency(run, "1000_per_s", quick ? 1000 : 3000, 1000);
+  throughput(run, 100, quick ? 2000 : 20000);
   return 0;
 } catch (const std::exception& error) {
   std::cerr << "reaction_bench: " << error.what() << "\n";

@@ -1,7 +1,9 @@
 // act.wait wake-up latency: a writer commits one event every 10 ms; a waiter
 // loops on act.wait(last, 1000). Latency = waiter's return minus the moment
-// the writer sent its commit. Prints one JSON line. Usage: wait_latency COMMITS
+// the writer sent its commit. Prints one record (bench/stats.hpp).
+// Usage: wait_latency COMMITS
 #include "pq_session.hpp"
+#include "stats.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
     std::vector<std::pair<long long, Clock::time_point>> woken;  // (horizon, wait returned)
     std::atomic<bool> done{false};
     long long start = Scalar(waiter.get(), "SELECT act.horizon()");
+    const auto began = Clock::now();
     std::thread wait_loop([&] {
       long long after = start;
       while (!done.load()) {
@@ -62,17 +65,18 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1100));
     done = true;
     wait_loop.join();
-    std::vector<double> latencies;
+    const double seconds = std::chrono::duration<double>(Clock::now() - began).count();
+    bench::Samples latencies;
     for (const auto& [id, at] : sent) {
       auto wake = std::find_if(woken.begin(), woken.end(), [id = id](const auto& w) { return w.first >= id; });
       if (wake == woken.end()) continue;
-      latencies.push_back(std::chrono::duration<double, std::milli>(wake->second - at).count());
+      latencies.add(std::chrono::duration<double, std::milli>(wake->second - at).count());
     }
-    std::sort(latencies.begin(), latencies.end());
-    auto pct = [&](double p) { return latencies.empty() ? 0.0 : latencies[static_cast<std::size_t>(p * static_cast<double>(latencies.size() - 1))]; };
-    const long long mode_concurrent = Scalar(writer.get(), "SELECT (act.mode() = 'concurrent')::int");
-    std::printf("{\"mode\": \"%s\", \"commits\": %d, \"woken_for\": %zu, \"p50_ms\": %.3f, \"p95_ms\": %.3f}\n",
-                mode_concurrent ? "concurrent" : "fenced", commits, latencies.size(), pct(0.5), pct(0.95));
+    nlohmann::json fields = latencies.summary();
+    fields["ops_per_s"] = static_cast<double>(latencies.size()) / seconds;
+    fields.update({{"ops", "wake-ups"}, {"latency_of", "commit sent -> act.wait returned"}, {"commits", commits},
+                   {"woken_for", latencies.size()}});
+    bench::print_record("sql/wait_wakeup", fields);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "wait_latency: %s\n", error.what());
     return 1;

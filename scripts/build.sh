@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s ACT_WERROR=1 cmake-build >/dev/null
 make -s ACT_WERROR=1 -j"$jobs" >/dev/null
+# install rebuilds the core library: with the same ACT_WERROR, or CMake's
+# cache flips and the next build recompiles everything.
 if [ "$(id -u)" -eq 0 ]; then
   make -s ACT_WERROR=1 install >/dev/null
 elif command -v sudo >/dev/null; then

@@ -1,0 +1,76 @@
+// Projection replay: N events on one stream, then App::rebuild (empty the
+// read model, rewind the watermark, drain back to the head) with a handler
+// per event (one upsert round trip each) or a batch handler (one statement
+// per drained batch). Both drain through the same lane, 1,000 events a cycle.
+#include <stdexcept>
+
+#include "support.hpp"
+
+namespace {
+
+const act::Lane kLane{"replay", std::chrono::seconds(30), 10, 1000};
+
+void seed(act::Store& store, const std::string& stream, int events) {
+  for (int done = 0; done < events; done += 1000) {
+    std::vector<act::Message> chunk;
+    for (int i = done; i < std::min(events, done + 1000); ++i) chunk.push_back({"Incremented", {{"by", 1}}, std::nullopt});
+    store.commit(stream, chunk);
+  }
+}
+
+act::Projection replay_projection(const std::string& stream, bool batched) {
+  const std::string table = batched ? "bench_replay_batched" : "bench_replay_each";
+  auto builder = act::projection("replay-" + stream + (batched ? "-batched" : "-each"))
+                     .source(stream)
+                     .lane(kLane.name)
+                     .setup([table](act::Sql& sql) {
+                       sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (stream text PRIMARY KEY, n bigint NOT NULL)");
+                     })
+                     .truncate([table](act::Sql& sql) { sql.exec("TRUNCATE " + table); });
+  const std::string upsert = "INSERT INTO " + table + " AS t VALUES ($1, $2) ON CONFLICT (stream) DO UPDATE SET n = t.n + excluded.n";
+  if (!batched) {
+    return std::move(builder)
+        .on<bench::Incremented>("Incremented",
+                                [upsert](const bench::Incremented& event, const act::Committed& committed, act::Sql& sql) {
+                                  sql.exec(upsert, {committed.stream, event.by});
+                                })
+        .build();
+  }
+  // The batch travels as one jsonb array.
+  const std::string upsert_batch = "INSERT INTO " + table +
+                                   " AS t SELECT r->>'stream', sum((r->>'by')::bigint) FROM jsonb_array_elements($1::jsonb) r "
+                                   "GROUP BY 1 ON CONFLICT (stream) DO UPDATE SET n = t.n + excluded.n";
+  return std::move(builder)
+      .on("Incremented")
+      .batch([upsert_batch](const std::vector<act::Committed>& batch, act::Sql& sql) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const act::Committed& event : batch) rows.push_back({{"stream", event.stream}, {"by", event.data.at("by")}});
+        sql.exec(upsert_batch, {rows});
+      })
+      .build();
+}
+
+void replay(benchmark::State& state, bool batched) {
+  const int events = static_cast<int>(state.range(0));
+  auto pool = bench::pool(2);
+  const std::string stream = bench::stream_name("replay");
+  act::Store store(pool);
+  seed(store, stream, events);
+  const act::Projection projection = replay_projection(stream, batched);
+  act::App app = act::app(pool).lane(kLane).with(projection).build();
+  bench::measure(
+      state,
+      [&] {
+        const act::RebuildProgress done = app.rebuild(projection);
+        if (done.blocked || done.applied != events) throw std::runtime_error("replay applied " + std::to_string(done.applied));
+      },
+      {.warmup = 1, .items = static_cast<double>(events), .item = "events"});
+}
+
+void replay_each(benchmark::State& state) { replay(state, false); }
+void replay_batched(benchmark::State& state) { replay(state, true); }
+
+}  // namespace
+
+BENCHMARK(replay_each)->Name("client/projection_replay_per_event")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(5, 2));
+BENCHMARK(replay_batched)->Name("client/projection_replay_batched")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(5, 2));

@@ -1,0 +1,2 @@
+-- Recomputes one stream's hash chain (-D stream=NAME).
+SELECT count(*) FROM act.verify(:stream) WHERE valid;
