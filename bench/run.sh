@@ -60,5 +60,5 @@ jq -n --slurpfile servers "$scratch/servers" --slurpfile scenarios "$scratch/rec
 errors=$(jq -r '.scenarios[] | select(.error) | "\(.mode) \(.scenario): \(.error)"' "$out")
 [ -z "$errors" ] || echo "$errors" >&2
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}" >&2
-echo "$out"
+realpath "$out"
 [ ${#failed[@]} -eq 0 ] && [ -z "$errors" ]

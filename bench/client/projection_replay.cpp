@@ -72,5 +72,5 @@ void replay_batched(benchmark::State& state) { replay(state, true); }
 
 }  // namespace
 
-BENCHMARK(replay_each)->Name("client/projection_replay_per_event")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(5, 2));
-BENCHMARK(replay_batched)->Name("client/projection_replay_batched")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(5, 2));
+BENCHMARK(replay_each)->Name("client/projection_replay_per_event")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(10, 2));
+BENCHMARK(replay_batched)->Name("client/projection_replay_batched")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(10, 2));
