@@ -4,6 +4,8 @@
 #   scripts/cluster.sh stop DIR
 #   scripts/cluster.sh crash DIR    stops at once (no shutdown checkpoint, as a
 #                                   crash would: recovery replays the WAL) and starts again
+#   scripts/cluster.sh discard DIR  stops at once without checking the log (for a
+#                                   test whose server crashes on purpose)
 # Prints nothing on success but the connection settings file DIR/env,
 # which callers source: it sets PGHOST, PGPORT, PGUSER.
 set -euo pipefail
@@ -47,8 +49,11 @@ case "$action" in
     as_server "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
     as_server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 start >/dev/null
     ;;
+  discard)
+    [ -d "$dir/data" ] && as_server "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+    ;;
   *)
-    echo "usage: $0 start|stop|crash DIR" >&2
+    echo "usage: $0 start|stop|crash|discard DIR" >&2
     exit 2
     ;;
 esac

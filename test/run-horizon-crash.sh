@@ -6,13 +6,11 @@
 # the last line is "PASSED FAILED".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bindir=$(pg_config --bindir)
-as_server() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 dir=$(mktemp -d /tmp/pg_act_crash.XXXXXX)
 chmod 755 "$dir"
 cleanup() {
-  as_server "$bindir/pg_ctl" -D "$dir/pg/data" -m immediate -w stop >/dev/null 2>&1
+  scripts/cluster.sh discard "$dir/pg"
   rm -rf "$dir"
 }
 trap cleanup EXIT
