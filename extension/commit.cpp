@@ -13,12 +13,14 @@
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
+#include "events_writer.hpp"
 #include "horizon.hpp"
 #include "jsonb_access.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 #include "stream_head.hpp"
+#include "stream_lock.hpp"
 #include "work_marks.hpp"
 #include "timestamps.hpp"
 
@@ -72,21 +74,17 @@ std::vector<EventInput> ReadEvents(std::string_view stream, Jsonb* events) {
   return inputs;
 }
 
-const Oid kInsertOneArgTypes[] = {TEXTOID, INT4OID, TEXTOID, JSONBOID, JSONBOID, JSONBOID, TIMESTAMPTZOID, BYTEAOID};
-SavedPlan g_insert_one_plan(
-    "INSERT INTO act.events (stream, version, name, data, meta, pii, created, hash) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (stream, version) DO NOTHING RETURNING *",
-    8, kInsertOneArgTypes);
-
-const Oid kInsertManyArgTypes[] = {TEXTOID,       INT4ARRAYOID,  TEXTARRAYOID,  JSONBARRAYOID,
-                                   JSONBOID,      JSONBARRAYOID, TIMESTAMPTZOID, BYTEAARRAYOID};
-// ORDER BY u.ord makes ids follow array order: the id default is evaluated row by row.
-SavedPlan g_insert_many_plan(
+// The INSERT statement for a table with triggers (EventsWriter does not fire
+// them). ORDER BY u.ord makes ids follow array order: the id default is
+// evaluated row by row.
+const Oid kInsertArgTypes[] = {TEXTOID,       INT4ARRAYOID,  TEXTARRAYOID,  JSONBARRAYOID,
+                               JSONBOID,      JSONBARRAYOID, TIMESTAMPTZOID, BYTEAARRAYOID};
+SavedPlan g_insert_plan(
     "INSERT INTO act.events (stream, version, name, data, meta, pii, created, hash) "
     "SELECT $1, u.version, u.name, u.data, $5, u.pii, $7, u.hash "
     "FROM unnest($2, $3, $4, $6, $8) WITH ORDINALITY AS u(version, name, data, pii, hash, ord) "
-    "ORDER BY u.ord ON CONFLICT (stream, version) DO NOTHING RETURNING *",
-    8, kInsertManyArgTypes);
+    "ORDER BY u.ord RETURNING *",
+    8, kInsertArgTypes);
 
 struct PreparedRows {
   std::vector<Datum> versions, names, data, pii, hashes;
@@ -120,14 +118,7 @@ PreparedRows PrepareRows(std::string_view stream, const StreamHead& head, const 
   return rows;
 }
 
-void InsertRows(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& rows) {
-  if (rows.names.size() == 1) {
-    Datum values[8] = {stream,      rows.versions[0],        rows.names[0], rows.data[0],
-                       JsonbPGetDatum(meta), rows.pii[0], TimestampTzGetDatum(created), rows.hashes[0]};
-    const char nulls[9] = {' ', ' ', ' ', ' ', ' ', rows.pii_nulls[0] ? 'n' : ' ', ' ', ' ', '\0'};
-    Execute(g_insert_one_plan.Get(), values, nulls, false, 0, SPI_OK_INSERT_RETURNING);
-    return;
-  }
+void InsertWithStatement(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& rows) {
   Datum values[8] = {stream,
                      MakeArray(rows.versions, nullptr, INT4OID),
                      MakeArray(rows.names, nullptr, TEXTOID),
@@ -136,11 +127,11 @@ void InsertRows(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& ro
                      MakeArray(rows.pii, rows.pii_nulls.get(), JSONBOID),
                      TimestampTzGetDatum(created),
                      MakeArray(rows.hashes, nullptr, BYTEAOID)};
-  Execute(g_insert_many_plan.Get(), values, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
+  Execute(g_insert_plan.Get(), values, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
 }
 
-// Copies the inserted rows to the result and collects (id, name) for NOTIFY.
-std::vector<core::EventRef> EmitRows(ReturnSetInfo* result) {
+// Copies the rows the INSERT statement returned to the result and collects (id, name).
+std::vector<core::EventRef> EmitInsertedRows(ReturnSetInfo* result) {
   std::vector<core::EventRef> refs;
   const uint64 count = SPI_processed;
   refs.reserve(count);
@@ -168,42 +159,29 @@ void Notify(std::string_view stream, const std::vector<core::EventRef>& refs) {
   Guard([text] { Async_Notify("act_commit", text); });
 }
 
-// Without an expected version a commit means "append": when a concurrent
-// commit to the same stream takes our versions first (concurrent mode), undo
-// what was inserted and build on the new head, a few times before giving up.
-constexpr int kAppendAttempts = 10;
-
-const Oid kUndoArgTypes[] = {INT8ARRAYOID};
-SavedPlan g_undo_plan("DELETE FROM act.events WHERE id = ANY ($1)", 1, kUndoArgTypes);
-
-void UndoInserted() {
-  std::vector<Datum> ids;
-  for (uint64 row = 0; row < SPI_processed; ++row) ids.push_back(Int64GetDatum(*RowInt64(row, 1)));
-  if (ids.empty()) return;
-  Datum args[1] = {MakeArray(ids, nullptr, INT8OID)};
-  Execute(g_undo_plan.Get(), args, nullptr, false, 0, SPI_OK_DELETE);
-}
-
-std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view stream, StreamHead head,
-                                         const std::vector<EventInput>& events, Jsonb* meta,
-                                         std::optional<long long> expected, ReturnSetInfo* result) {
-  const std::string name(stream);
+// Appends the events after head, which the caller read holding the stream's
+// lock: no other writer can take these versions before this transaction ends.
+std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view stream, const StreamHead& head,
+                                         const std::vector<EventInput>& events, Jsonb* meta, ReturnSetInfo* result) {
+  if (static_cast<long long>(head.version) + static_cast<long long>(events.size()) > INT_MAX)
+    throw core::ValidationError("stream " + core::Quoted(stream) + " cannot take " + std::to_string(events.size()) +
+                                " more events: versions are int4");
   const TimestampTz created = GetCurrentTransactionStartTimestamp();
-  for (int attempt = 1;; ++attempt) {
-    if (static_cast<long long>(head.version) + static_cast<long long>(events.size()) > INT_MAX)
-      throw core::ValidationError("stream " + core::Quoted(stream) + " cannot take " + std::to_string(events.size()) +
-                                  " more events: versions are int4");
-    PreparedRows rows = PrepareRows(stream, head, events, meta, created);
-    InsertRows(stream_datum, meta, created, rows);
-    if (SPI_processed == events.size()) return EmitRows(result);
-    // Another transaction took one of our versions after we read the head;
-    // ON CONFLICT waited for it to finish, so a fresh read sees it.
-    if (!expected) UndoInserted();
-    head = CurrentHead(stream_datum, name, expected);
-    if (head.closed) throw core::ClosedStreamError(name);
-    if (expected) throw core::ConcurrencyError(name, *expected, head.version);
-    if (attempt == kAppendAttempts) throw core::ConcurrencyError(name, head.version);
+  PreparedRows rows = PrepareRows(stream, head, events, meta, created);
+  EventsWriter writer;
+  if (!writer.Usable()) {
+    InsertWithStatement(stream_datum, meta, created, rows);
+    return EmitInsertedRows(result);
   }
+  std::vector<core::EventRef> refs;
+  refs.reserve(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const EventRow row{stream_datum, DatumGetInt32(rows.versions[i]), rows.names[i], events[i].data, meta,
+                       events[i].pii, created, rows.hashes[i]};
+    refs.push_back(core::EventRef{writer.Append(row, result), events[i].name});
+  }
+  Guard([] { CommandCounterIncrement(); });
+  return refs;
 }
 
 }  // namespace
@@ -235,9 +213,12 @@ ACT_SQL_FUNCTION(act_commit) {
 
   pg::SpiSession spi;
   if (!events.empty()) {
-    // An empty list only checks: it needs neither. Concurrent mode needs no
-    // fence: readers stay at or below the in-flight horizon instead.
+    // An empty list only checks: it needs no lock. Concurrent mode needs no
+    // fence: readers stay at or below the in-flight horizon instead. The
+    // stream's lock before the registry's: a transaction that committed to
+    // this stream may go on to subscribe (registry exclusive).
     if (!pg::ConcurrentMode()) pg::TakeCommitFence();
+    pg::LockStream(stream_datum);
     pg::TakeRegistryShared();
   }
   const pg::StreamHead head = pg::CurrentHead(stream_datum, std::string(stream), expected);
@@ -245,7 +226,7 @@ ACT_SQL_FUNCTION(act_commit) {
   if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
   if (!events.empty()) {
     pg::PublishInflight();  // before the insert takes ids
-    const std::vector<core::EventRef> refs = pg::AppendEvents(stream_datum, stream, head, events, meta, expected, result);
+    const std::vector<core::EventRef> refs = pg::AppendEvents(stream_datum, stream, head, events, meta, result);
     pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
   }

@@ -1,6 +1,6 @@
 -- act.commit: versions, ids, atomicity, conflicts, closed streams, bad input.
 BEGIN;
-SELECT plan(60);
+SELECT plan(67);
 
 SELECT has_function('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'act.commit(stream, events, meta, expected_version)');
 SELECT function_returns('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'setof act.events', 'returns SETOF act.events');
@@ -109,6 +109,37 @@ SELECT is(act.version('order-3'), 0, 'the closed stream holds only its tombstone
 SELECT is((SELECT count(*) FROM act.commit('bulk', (SELECT jsonb_agg(jsonb_build_object('name', 'E', 'data', jsonb_build_object('i', i))) FROM generate_series(1, 500) i))),
   500::bigint, 'a 500-event commit');
 SELECT ok((SELECT bool_and((data ->> 'i')::int = version + 1) FROM act.events WHERE stream = 'bulk'), 'batch order = version order');
+
+-- act.commit writes rows and index entries without an INSERT statement:
+-- what it returns is what is stored, and every index finds the rows.
+SELECT results_eq('SELECT * FROM c1 ORDER BY id',
+  $$SELECT e.* FROM act.events e JOIN c1 USING (id) ORDER BY e.id$$, 'the returned rows are the stored rows');
+SELECT is((SELECT max(version) FROM act.commit('indexed', '[{"name": "__snapshot__", "data": {"n": 1}}, {"name": "Seen"}]',
+  '{"correlation": "c-indexed"}')), 1, 'a snapshot event and another');
+SET LOCAL enable_seqscan = off;
+SET LOCAL enable_bitmapscan = off;
+SELECT is((SELECT count(*) FROM act.events WHERE meta ->> 'correlation' = 'c-indexed'), 2::bigint,
+  'the correlation index has the committed rows');
+SELECT is((SELECT count(*) FROM act.events WHERE stream = 'indexed' AND name = '__snapshot__'), 1::bigint,
+  'the snapshot index has the snapshot event');
+SELECT is((SELECT count(*) FROM act.events WHERE id IN (SELECT id FROM c1)), 3::bigint, 'the id index has the committed rows');
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+-- Triggers on act.events fire: with one, act.commit inserts through an INSERT statement.
+CREATE TEMP TABLE seen_by_trigger (id bigint, version int);
+CREATE FUNCTION pg_temp.record_event() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO seen_by_trigger VALUES (NEW.id, NEW.version);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER record_event AFTER INSERT ON act.events FOR EACH ROW EXECUTE FUNCTION pg_temp.record_event();
+CREATE TEMP TABLE c_trigger AS SELECT * FROM act.commit('triggered', '[{"name": "One"}, {"name": "Two"}]');
+SELECT results_eq('SELECT id, version FROM seen_by_trigger ORDER BY id', 'SELECT id, version FROM c_trigger ORDER BY id',
+  'a row trigger on act.events sees every committed event');
+DROP TRIGGER record_event ON act.events;
+SELECT results_eq($$SELECT events, valid FROM act.verify('triggered')$$, $$VALUES (2::bigint, true)$$,
+  'events inserted through the INSERT statement chain like the others');
 
 SELECT * FROM finish();
 ROLLBACK;
