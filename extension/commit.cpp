@@ -76,13 +76,15 @@ std::vector<EventInput> ReadEvents(std::string_view stream, Jsonb* events) {
 
 // The INSERT statement for a table with triggers (EventsWriter does not fire
 // them). ORDER BY u.ord makes ids follow array order: the id default is
-// evaluated row by row.
+// evaluated row by row. Schema-qualified: it runs under the caller's
+// search_path (work_marks.cpp says why).
 const Oid kInsertArgTypes[] = {TEXTOID,       INT4ARRAYOID,  TEXTARRAYOID,  JSONBARRAYOID,
                                JSONBOID,      JSONBARRAYOID, TIMESTAMPTZOID, BYTEAARRAYOID};
 SavedPlan g_insert_plan(
     "INSERT INTO act.events (stream, version, name, data, meta, pii, created, hash) "
     "SELECT $1, u.version, u.name, u.data, $5, u.pii, $7, u.hash "
-    "FROM unnest($2, $3, $4, $6, $8) WITH ORDINALITY AS u(version, name, data, pii, hash, ord) "
+    "FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($6), "
+    "pg_catalog.unnest($8)) WITH ORDINALITY AS u(version, name, data, pii, hash, ord) "
     "ORDER BY u.ord RETURNING *",
     8, kInsertArgTypes);
 

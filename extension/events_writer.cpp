@@ -7,6 +7,8 @@ extern "C" {
 #include "executor/executor.h"
 }
 
+#include "relations.hpp"
+
 namespace act::pg {
 namespace {
 
@@ -36,12 +38,8 @@ bool HasInsertTriggers(Relation table) {
 EventsWriter::EventsWriter() {
   EventsWriter* self = this;
   Guard([self] {
-    const Oid schema = get_namespace_oid("act", false);
-    const Oid table = get_relname_relid("events", schema);
-    self->sequence_ = get_relname_relid("events_id_seq", schema);
-    if (!OidIsValid(table) || !OidIsValid(self->sequence_))
-      elog(ERROR, "pg_act: table act.events or sequence act.events_id_seq is missing");
-    self->table_ = table_open(table, RowExclusiveLock);
+    self->sequence_ = ActRelation("events_id_seq");
+    self->table_ = table_open(ActRelation("events"), RowExclusiveLock);
     RequireEventsShape(RelationGetDescr(self->table_));
     self->usable_ = !HasInsertTriggers(self->table_);
     if (!self->usable_) return;

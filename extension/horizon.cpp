@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "act/core/errors.hpp"
+#include "relations.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -101,9 +102,7 @@ SavedPlan g_max_visible_plan("SELECT coalesce(max(id), -1) FROM act.events", 0, 
 // CACHE 1 every later nextval() returns more than this.
 int64 HighWater() {
   return Guard([] {
-    const Oid schema = get_namespace_oid("act", false);
-    const Oid sequence = get_relname_relid("events_id_seq", schema);
-    if (!OidIsValid(sequence)) elog(ERROR, "pg_act: sequence act.events_id_seq is missing");
+    const Oid sequence = ActRelation("events_id_seq");
     LOCAL_FCINFO(call, 1);
     InitFunctionCallInfoData(*call, nullptr, 1, InvalidOid, nullptr, nullptr);
     call->args[0].value = ObjectIdGetDatum(sequence);

@@ -1,18 +1,11 @@
 #include "index_scan.hpp"
 
+#include <cstring>
+
 #include "arrays.hpp"
+#include "relations.hpp"
 
 namespace act::pg {
-namespace {
-
-Oid OurRelation(const char* name) {
-  const Oid schema = get_namespace_oid("act", false);
-  const Oid relation = get_relname_relid(name, schema);
-  if (!OidIsValid(relation)) elog(ERROR, "pg_act: relation act.%s is missing", name);
-  return relation;
-}
-
-}  // namespace
 
 IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> text_key, ScanSnapshot snapshot,
                      bool backward, std::optional<int32> min_second)
@@ -25,8 +18,8 @@ IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> 
     if (snapshot == ScanSnapshot::kStatement) CommandCounterIncrement();
     self->snapshot_ =
         RegisterSnapshot(snapshot == ScanSnapshot::kStatement ? GetTransactionSnapshot() : GetLatestSnapshot());
-    self->table_ = table_open(OurRelation(table), AccessShareLock);
-    self->index_ = index_open(OurRelation(index), AccessShareLock);
+    self->table_ = table_open(ActRelation(table), AccessShareLock);
+    self->index_ = index_open(ActRelation(index), AccessShareLock);
     ScanKeyData keys[2];
     ScanKeyEntryInitialize(&keys[0], 0, 1, BTEqualStrategyNumber, InvalidOid, self->index_->rd_indcollation[0],
                            F_TEXTEQ, key_value);
@@ -62,12 +55,13 @@ bool IndexScan::Next() {
 }
 
 int IndexScan::Column(const char* name) const {
-  const Relation table = table_;
-  return Guard([table, name] {
-    const AttrNumber number = get_attnum(RelationGetRelid(table), name);
-    if (number == InvalidAttrNumber) elog(ERROR, "pg_act: column %s is missing", name);
-    return static_cast<int>(number);
-  });
+  // The table's descriptor is at hand: no catalog lookup.
+  const TupleDesc desc = RelationGetDescr(table_);
+  for (int i = 0; i < desc->natts; ++i) {
+    const Form_pg_attribute column = TupleDescAttr(desc, i);
+    if (!column->attisdropped && strcmp(NameStr(column->attname), name) == 0) return i + 1;
+  }
+  return Guard([name]() -> int { elog(ERROR, "pg_act: column %s is missing", name); });
 }
 
 Datum IndexScan::At(int column, bool* is_null) const {

@@ -12,11 +12,16 @@
 namespace act::pg {
 namespace {
 
+// act.commit runs with the caller's search_path (a pinned one costs every
+// commit a GUC change), so these statements name every function and
+// operator with its schema.
+
 const Oid kRaiseArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID};
 SavedPlan g_raise_plan(
     "UPDATE act.subscription_rows s SET correlated_at = u.mark "
-    "FROM unnest($1, $2) AS u(stream, mark) "
-    "WHERE s.stream = u.stream AND (s.correlated_at IS NULL OR s.correlated_at < u.mark)",
+    "FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
+    "WHERE s.stream OPERATOR(pg_catalog.=) u.stream "
+    "AND (s.correlated_at IS NULL OR s.correlated_at OPERATOR(pg_catalog.<) u.mark)",
     2, kRaiseArgTypes);
 
 // Wide rows match every commit: their marks go to this backend's own row in
@@ -24,8 +29,8 @@ SavedPlan g_raise_plan(
 const Oid kWideArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
 SavedPlan g_wide_plan(
     "INSERT INTO act.wide_marks AS w (stream, backend, mark) "
-    "SELECT u.stream, $3, u.mark FROM unnest($1, $2) AS u(stream, mark) "
-    "ON CONFLICT (stream, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark < excluded.mark",
+    "SELECT u.stream, $3, u.mark FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
+    "ON CONFLICT (stream, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark OPERATOR(pg_catalog.<) excluded.mark",
     3, kWideArgTypes);
 
 // The rows of one index scan of subscription_rows that this commit gives work.

@@ -1,8 +1,11 @@
 -- Writing. act.commit is C++ (extension/commit.cpp).
 
+-- No pinned search_path, unlike the other owner-rights functions: setting it
+-- costs every commit a GUC change, and nothing in act.commit resolves a name
+-- through it (its few statements name every schema; test/sql/security.sql).
 CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version int DEFAULT NULL)
 RETURNS SETOF act.events
-LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+LANGUAGE c VOLATILE SECURITY DEFINER
 AS 'MODULE_PATHNAME', 'act_commit';
 COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, int) IS
   'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';

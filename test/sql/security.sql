@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(44);
+SELECT plan(45);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -53,6 +53,11 @@ CREATE TEMP TABLE h_streams AS SELECT * FROM act.query_streams('{}');
 CREATE TEMP TABLE h_truncate AS SELECT * FROM act.truncate('[{"stream": "sp-2"}]');
 CREATE TEMP TABLE h_forget AS SELECT act.forget_pii('sp-1') AS forgotten;
 CREATE TEMP TABLE h_horizon AS SELECT act.horizon() AS horizon, (SELECT count(*) FROM act.horizon_holders()) AS holders;
+-- A commit that marks a literal-source and a source-less subscription (act.commit's own SQL).
+CREATE TEMP TABLE h_subscribe_all AS
+  SELECT * FROM act.subscribe('[{"stream": "sp-all"}, {"stream": "sp-sub-4", "source": "sp-4"}]');
+CREATE TEMP TABLE h_commit_4 AS SELECT * FROM act.commit('sp-4', '[{"name": "E"}]');
+CREATE TEMP TABLE h_marks AS SELECT stream, correlated_at FROM act.subscriptions;
 RESET search_path;
 
 SELECT results_eq('SELECT text_eq, now, unnested FROM h_shadowed',
@@ -161,7 +166,7 @@ SELECT results_eq($$
                            'SELECT setval(''act.events_id_seq'', 1)']) s
    ORDER BY 1, 2$$,
   'no application role can UPDATE, DELETE or TRUNCATE the tables or set the sequence (42501)');
-SELECT is((SELECT count(*) FROM act.events), 4::bigint, 'the log is unchanged');
+SELECT is((SELECT count(*) FROM act.events), 5::bigint, 'the log is unchanged');
 
 SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.commit('r', '[{"name": "A"}]')$$), '42501',
   'act_reader cannot commit');
@@ -180,7 +185,7 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w
   'act_writer commits');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
-SELECT is((SELECT count(*) FROM act.events), 5::bigint, 'only the granted commit wrote');
+SELECT is((SELECT count(*) FROM act.events), 6::bigint, 'only the granted commit wrote');
 
 -- The commit fence and the registry lock are advisory locks (keys 1633907745
 -- and 1 or 2), which any role that can connect could take through PUBLIC's
@@ -201,5 +206,8 @@ SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT count(*) FROM act.truncate('
   'act_admin still truncates (the fence, taken in SQL)');
 SELECT is(act.version('after-revoke'), 0, 'the stream was committed and closed');
 
+SELECT results_eq('SELECT stream, coalesce(correlated_at = (SELECT id FROM h_commit_4), false) FROM h_marks ORDER BY stream',
+  $$VALUES ('sp-all', true), ('sp-pattern', false), ('sp-sub', false), ('sp-sub-4', true)$$,
+  'commit marks exactly the subscriptions whose source matches (not every row, as the shadowed = would)');
 SELECT * FROM finish();
 ROLLBACK;

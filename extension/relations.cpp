@@ -1,0 +1,51 @@
+#include "relations.hpp"
+
+#include <cstring>
+
+extern "C" {
+#include "utils/inval.h"
+}
+
+namespace act::pg {
+namespace {
+
+struct CachedRelation {
+  const char* name;  // a string literal of the caller's
+  Oid oid;
+};
+
+// A handful of names: a linear search beats hashing.
+constexpr int kCapacity = 16;
+CachedRelation g_cache[kCapacity];
+int g_cached = 0;
+bool g_callback_registered = false;
+
+void ForgetOnInvalidation(Datum, Oid relation) {
+  if (relation == InvalidOid) {
+    g_cached = 0;
+    return;
+  }
+  for (int i = 0; i < g_cached; ++i) {
+    if (g_cache[i].oid == relation) {
+      g_cached = 0;
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Oid ActRelation(const char* name) {
+  for (int i = 0; i < g_cached; ++i)
+    if (g_cache[i].name == name || strcmp(g_cache[i].name, name) == 0) return g_cache[i].oid;
+  if (!g_callback_registered) {
+    CacheRegisterRelcacheCallback(ForgetOnInvalidation, Datum(0));
+    g_callback_registered = true;
+  }
+  const Oid relation = get_relname_relid(name, get_namespace_oid("act", false));
+  if (!OidIsValid(relation)) elog(ERROR, "pg_act: relation act.%s is missing", name);
+  if (g_cached < kCapacity) g_cache[g_cached++] = CachedRelation{name, relation};
+  return relation;
+}
+
+}  // namespace act::pg
