@@ -14,6 +14,7 @@
 #include "arrays.hpp"
 #include "error_bridge.hpp"
 #include "events_writer.hpp"
+#include "head_cache.hpp"
 #include "horizon.hpp"
 #include "jsonb_access.hpp"
 #include "settings.hpp"
@@ -91,6 +92,7 @@ SavedPlan g_insert_plan(
 struct PreparedRows {
   std::vector<Datum> versions, names, data, pii, hashes;
   std::unique_ptr<bool[]> pii_nulls;
+  StreamHead head;  // the stream's head after these rows
 };
 
 PreparedRows PrepareRows(std::string_view stream, const StreamHead& head, const std::vector<EventInput>& events,
@@ -117,6 +119,8 @@ PreparedRows PrepareRows(std::string_view stream, const StreamHead& head, const 
     rows.pii_nulls[i] = event.pii == nullptr;
     rows.hashes.push_back(MakeBytea(prev.data(), prev.size()));
   }
+  rows.head.version = head.version + static_cast<int32>(count);
+  rows.head.hash = prev;
   return rows;
 }
 
@@ -170,19 +174,21 @@ std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view st
                                 " more events: versions are int4");
   const TimestampTz created = GetCurrentTransactionStartTimestamp();
   PreparedRows rows = PrepareRows(stream, head, events, meta, created);
-  EventsWriter writer;
-  if (!writer.Usable()) {
-    InsertWithStatement(stream_datum, meta, created, rows);
-    return EmitInsertedRows(result);
-  }
   std::vector<core::EventRef> refs;
-  refs.reserve(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const EventRow row{stream_datum, DatumGetInt32(rows.versions[i]), rows.names[i], events[i].data, meta,
-                       events[i].pii, created, rows.hashes[i]};
-    refs.push_back(core::EventRef{writer.Append(row, result), events[i].name});
+  EventsWriter writer;
+  if (writer.Usable()) {
+    refs.reserve(events.size());
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const EventRow row{stream_datum, DatumGetInt32(rows.versions[i]), rows.names[i], events[i].data, meta,
+                         events[i].pii, created, rows.hashes[i]};
+      refs.push_back(core::EventRef{writer.Append(row, result), events[i].name});
+    }
+    Guard([] { CommandCounterIncrement(); });
+  } else {
+    InsertWithStatement(stream_datum, meta, created, rows);
+    refs = EmitInsertedRows(result);
   }
-  Guard([] { CommandCounterIncrement(); });
+  RememberWrittenHead(stream_datum, rows.head);
   return refs;
 }
 
@@ -223,7 +229,9 @@ ACT_SQL_FUNCTION(act_commit) {
     pg::LockStream(stream_datum);
     pg::TakeRegistryShared();
   }
-  const pg::StreamHead head = pg::CurrentHead(stream_datum, std::string(stream), expected);
+  // With the stream's lock held, a cached head is the committed head.
+  const std::optional<pg::StreamHead> cached = events.empty() ? std::nullopt : pg::CachedHead(stream_datum);
+  const pg::StreamHead head = cached ? *cached : pg::CurrentHead(stream_datum, std::string(stream), expected);
   if (head.closed) throw core::ClosedStreamError(std::string(stream));
   if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
   if (!events.empty()) {

@@ -1,5 +1,6 @@
 // Module entry: magic block, settings, and the commit fence.
 #include "error_bridge.hpp"
+#include "head_cache.hpp"
 #include "horizon.hpp"
 #include "settings.hpp"
 
@@ -35,7 +36,10 @@ void TakeRegistryExclusive() {
 
 void _PG_init(void) {
   // Concurrent mode needs shared memory, which only preloading can reserve.
-  if (process_shared_preload_libraries_in_progress) act::pg::InstallConcurrentMode();
+  if (process_shared_preload_libraries_in_progress) {
+    act::pg::InstallConcurrentMode();
+    act::pg::InstallHeadCache();
+  }
   // NOTIFY serializes committing transactions: on by default only where
   // commits are serialized anyway.
   act::pg::g_notify_enabled = !act::pg::ConcurrentMode();

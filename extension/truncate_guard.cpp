@@ -7,6 +7,7 @@
 
 #include "act/core/errors.hpp"
 #include "error_bridge.hpp"
+#include "head_cache.hpp"
 #include "jsonb_access.hpp"
 #include "spi.hpp"
 #include "stream_head.hpp"
@@ -18,6 +19,7 @@ ACT_SQL_FUNCTION(act_require_latest_head) {
   // STRICT in SQL.
   const Datum stream = PG_GETARG_DATUM(0);
   pg::LockStream(stream);
+  pg::ForgetHead(stream);
   if (!IsolationUsesXactSnapshot()) PG_RETURN_VOID();
   pg::SpiSession spi;
   const pg::StreamHead visible = pg::ReadHead(stream);
