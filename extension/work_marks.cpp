@@ -4,9 +4,14 @@
 #include <string>
 #include <vector>
 
+extern "C" {
+#include "storage/bufmgr.h"
+}
+
 #include "arrays.hpp"
 #include "index_scan.hpp"
 #include "regex_cache.hpp"
+#include "relations.hpp"
 #include "spi.hpp"
 
 namespace act::pg {
@@ -50,9 +55,23 @@ void CollectMarks(IndexScan& scan, bool wide, std::string_view stream, const std
   }
 }
 
+// True when act.subscription_rows has no pages, so no rows: a store without
+// subscriptions skips the two index scans. With the registry lock held
+// shared no subscribe is adding rows, and one that added rows before has
+// extended the table.
+bool RegistryEmpty() {
+  return Guard([] {
+    Relation rows = table_open(ActRelation("subscription_rows"), AccessShareLock);
+    const bool empty = RelationGetNumberOfBlocks(rows) == 0;
+    table_close(rows, NoLock);
+    return empty;
+  });
+}
+
 }  // namespace
 
 void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events) {
+  if (RegistryEmpty()) return;
   std::vector<Datum> literal_streams, literal_marks, wide_streams, wide_marks;
   {
     // Literal sources by lookup; source-less and pattern rows (few) through a
