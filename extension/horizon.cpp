@@ -8,7 +8,11 @@
 #include "spi_rows.hpp"
 
 extern "C" {
+#include "access/htup_details.h"
+#include "access/relation.h"
 #include "access/xlog.h"
+#include "commands/sequence.h"
+#include "storage/bufmgr.h"
 #include "port/atomics.h"
 #include "catalog/namespace.h"
 #include "storage/condition_variable.h"
@@ -98,17 +102,22 @@ void OnExit(int, Datum) { Withdraw(); }
 const Oid kNoArgs[1] = {InvalidOid};
 SavedPlan g_max_visible_plan("SELECT coalesce(max(id), -1) FROM act.events", 0, kNoArgs);
 
-// The last id taken from the sequence (0 when none yet), read directly: with
-// CACHE 1 every later nextval() returns more than this.
+// The last id taken from the sequence (0 when none yet): with CACHE 1 every
+// later nextval() returns more than this. Read from the sequence's page under
+// a share lock: pg_sequence_last_value() takes the page's exclusive lock,
+// which every commit's nextval() then waits on.
 int64 HighWater() {
   return Guard([] {
-    const Oid sequence = ActRelation("events_id_seq");
-    LOCAL_FCINFO(call, 1);
-    InitFunctionCallInfoData(*call, nullptr, 1, InvalidOid, nullptr, nullptr);
-    call->args[0].value = ObjectIdGetDatum(sequence);
-    call->args[0].isnull = false;
-    const Datum last = pg_sequence_last_value(call);
-    return call->isnull ? int64{0} : DatumGetInt64(last);
+    Relation sequence = relation_open(ActRelation("events_id_seq"), AccessShareLock);
+    const Buffer buffer = ReadBuffer(sequence, 0);
+    LockBuffer(buffer, BUFFER_LOCK_SHARE);
+    const Page page = BufferGetPage(buffer);
+    const auto tuple = reinterpret_cast<HeapTupleHeader>(PageGetItem(page, PageGetItemId(page, FirstOffsetNumber)));
+    const auto data = reinterpret_cast<Form_pg_sequence_data>(reinterpret_cast<char*>(tuple) + tuple->t_hoff);
+    const int64 last = data->is_called ? data->last_value : 0;
+    UnlockReleaseBuffer(buffer);
+    relation_close(sequence, NoLock);
+    return last;
   });
 }
 
