@@ -17,11 +17,11 @@
 #include "head_cache.hpp"
 #include "horizon.hpp"
 #include "jsonb_access.hpp"
+#include "locks.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 #include "stream_head.hpp"
-#include "stream_lock.hpp"
 #include "work_marks.hpp"
 #include "timestamps.hpp"
 

@@ -1,9 +1,10 @@
 // SQL entry points of the horizon: act.horizon, act.wait, act.mode,
-// act._inflight_holders (behind act.horizon_holders), act._publish_inflight.
+// act._inflight_holders (behind act.horizon_holders), act._before_taking_ids.
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
+#include "locks.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -45,6 +46,18 @@ ACT_SQL_FUNCTION(act_inflight_holders) {
 }
 
 // For act.truncate, which takes ids outside act.commit.
+ACT_SQL_FUNCTION(act_before_taking_ids) {
+  if (!pg::ConcurrentMode()) {
+    pg::TakeCommitFence();
+    PG_RETURN_VOID();
+  }
+  pg::SpiSession spi;
+  pg::PublishInflight();
+  spi.Finish();
+  PG_RETURN_VOID();
+}
+
+// act._publish_inflight() of versions before 0.1.2 (their install scripts name it).
 ACT_SQL_FUNCTION(act_publish_inflight) {
   pg::SpiSession spi;
   pg::PublishInflight();

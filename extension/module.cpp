@@ -1,4 +1,4 @@
-// Module entry: magic block, settings, and the commit fence.
+// Module entry: magic block, settings, shared memory of concurrent mode.
 #include "error_bridge.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
@@ -12,25 +12,6 @@ void _PG_init(void);
 namespace act::pg {
 
 bool g_notify_enabled = true;
-
-void TakeCommitFence() {
-  Guard([] {
-    DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kFenceClassId), Int32GetDatum(kFenceObjectId));
-  });
-}
-
-void TakeRegistryShared() {
-  Guard([] {
-    DirectFunctionCall2(pg_advisory_xact_lock_shared_int4, Int32GetDatum(kFenceClassId),
-                        Int32GetDatum(kRegistryObjectId));
-  });
-}
-
-void TakeRegistryExclusive() {
-  Guard([] {
-    DirectFunctionCall2(pg_advisory_xact_lock_int4, Int32GetDatum(kFenceClassId), Int32GetDatum(kRegistryObjectId));
-  });
-}
 
 }  // namespace act::pg
 

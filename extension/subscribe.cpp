@@ -12,7 +12,7 @@
 #include "error_bridge.hpp"
 #include "json_args.hpp"
 #include "regex_cache.hpp"
-#include "settings.hpp"
+#include "locks.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 

@@ -9,9 +9,9 @@
 #include "error_bridge.hpp"
 #include "head_cache.hpp"
 #include "jsonb_access.hpp"
+#include "locks.hpp"
 #include "spi.hpp"
 #include "stream_head.hpp"
-#include "stream_lock.hpp"
 
 using namespace act;
 

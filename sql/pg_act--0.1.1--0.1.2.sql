@@ -1,7 +1,142 @@
--- pg_act 0.1.1 -> 0.1.2. act.commit runs without a pinned search_path: its
--- statements name every schema, and pinning cost every commit a GUC change.
--- The library takes a per-stream write lock in act.commit and in
--- act._require_latest_head (act.truncate), and inserts without ON CONFLICT.
+-- pg_act 0.1.1 -> 0.1.2.
+-- - act.commit runs without a pinned search_path: its statements name every
+--   schema, and pinning cost every commit a GUC change.
+-- - The commit fence and the registry lock move to advisory lock tags that
+--   no SQL function can take (objsubid 4; extension/locks.hpp), so no session
+--   can stall commits by taking their keys: act.truncate takes the fence
+--   through act._before_taking_ids(), act.horizon_holders looks for the new
+--   tag. Update right after installing the library: until then an old
+--   act.truncate and new commits take different fences.
+-- - The library takes a per-stream write lock in act.commit and in
+--   act._require_latest_head (act.truncate).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.1.2'" to load this file. \quit
 
 ALTER FUNCTION act.commit(text, jsonb, jsonb, int) RESET search_path;
+
+DROP FUNCTION act._publish_inflight();
+CREATE FUNCTION act._before_taking_ids() RETURNS void
+LANGUAGE c VOLATILE
+AS 'MODULE_PATHNAME', 'act_before_taking_ids';
+REVOKE ALL ON FUNCTION act._before_taking_ids() FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION act.horizon_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF act.mode() = 'concurrent' THEN
+    RETURN QUERY SELECT * FROM act._inflight_holders();
+    RETURN;
+  END IF;
+  -- Fenced mode: the transaction holding the commit fence.
+  RETURN QUERY
+  SELECT l.pid, a.xact_start, NULL::bigint
+    FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+   WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+     AND l.classid = 1633907745 AND l.objid = 1 AND l.objsubid = 4  -- extension/locks.hpp
+   ORDER BY a.xact_start, l.pid;
+END $$;
+
+CREATE OR REPLACE FUNCTION act.truncate(targets jsonb)
+RETURNS TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  target jsonb;
+  position int := 0;
+  target_stream text;
+  seed_name text;
+  seed_data jsonb;
+  seed_meta jsonb;
+  window_before timestamptz;
+  window_max_id bigint;
+  boundary record;
+  predecessor bytea;
+  removed bigint;
+  seeded record;
+  now_ts timestamptz := now();
+BEGIN
+  IF targets IS NULL OR jsonb_typeof(targets) <> 'array' THEN
+    RAISE EXCEPTION 'targets must be a JSON array, not %', coalesce(jsonb_typeof(targets), 'null')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Validate everything first: bad input writes nothing.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) AS t LOOP
+    IF jsonb_typeof(target) <> 'object' THEN
+      RAISE EXCEPTION 'targets[%] must be a JSON object', position USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
+    IF (SELECT count(*) FROM jsonb_array_elements(targets) t WHERE t ->> 'stream' = target ->> 'stream') > 1 THEN
+      RAISE EXCEPTION 'targets name stream "%" more than once', target ->> 'stream' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF target ? 'before' AND jsonb_typeof(target -> 'before') <> 'null' THEN
+      IF target ? 'snapshot' AND jsonb_typeof(target -> 'snapshot') <> 'null' THEN
+        RAISE EXCEPTION 'targets[%] has both "snapshot" and "before"', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      IF jsonb_typeof(target -> 'before') <> 'string' THEN
+        RAISE EXCEPTION 'targets[%].before must be a timestamp string', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'before')::timestamptz;
+      IF target ? 'max_id' AND jsonb_typeof(target -> 'max_id') NOT IN ('number', 'null') THEN
+        RAISE EXCEPTION 'targets[%].max_id must be a number', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'max_id')::bigint;
+    ELSE
+      IF target ? 'max_id' THEN
+        RAISE EXCEPTION 'targets[%].max_id needs "before" (a retention window)', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM act._require_object(nullif(target -> 'snapshot', 'null'), format('targets[%s].snapshot', position));
+      PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
+    END IF;
+    position := position + 1;
+  END LOOP;
+
+  -- The same fence as act.commit in fenced mode (ids stay visible in id
+  -- order); in concurrent mode, the in-flight bound before taking ids.
+  PERFORM act._before_taking_ids();
+
+  -- Full targets first, then windowed ones, each group in input order.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE NOT (t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null') ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    seed_data := nullif(target -> 'snapshot', 'null');
+    seed_name := CASE WHEN seed_data IS NULL THEN '__tombstone__' ELSE '__snapshot__' END;
+    seed_data := coalesce(seed_data, '{}');
+    seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
+    PERFORM act._require_latest_head(target_stream);
+    DELETE FROM act.events e WHERE e.stream = target_stream;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
+    INSERT INTO act.events AS e (stream, version, name, data, meta, created, hash)
+    VALUES (target_stream, 0, seed_name, seed_data, seed_meta, now_ts,
+            act.event_hash('\x0000000000000000000000000000000000000000000000000000000000000000'::bytea,
+                           target_stream, 0, seed_name, seed_data, seed_meta, now_ts))
+    RETURNING e.id, e.version, e.name INTO seeded;
+    stream := target_stream; deleted := removed; id := seeded.id; version := seeded.version;
+    name := seeded.name; before := NULL;
+    RETURN NEXT;
+  END LOOP;
+
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null' ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    window_before := (target ->> 'before')::timestamptz;
+    window_max_id := (target ->> 'max_id')::bigint;
+    SELECT e.id, e.version, e.name INTO boundary
+      FROM act.events e
+     WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before
+       AND (window_max_id IS NULL OR e.id <= window_max_id)
+     ORDER BY e.id DESC LIMIT 1;
+    CONTINUE WHEN NOT FOUND;
+    -- Keep the chain verifiable: remember the hash the boundary was chained to.
+    SELECT e.hash INTO predecessor FROM act.events e
+     WHERE e.stream = target_stream AND e.version = boundary.version - 1;
+    IF FOUND THEN
+      INSERT INTO act.stream_anchors AS a (stream, version, prev) VALUES (target_stream, boundary.version, predecessor)
+      ON CONFLICT ON CONSTRAINT stream_anchors_pkey DO UPDATE SET version = excluded.version, prev = excluded.prev;
+    END IF;
+    DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;
+    name := boundary.name; before := window_before;
+    RETURN NEXT;
+  END LOOP;
+END $$;

@@ -43,9 +43,11 @@ CREATE FUNCTION act._inflight_holders() RETURNS TABLE(pid int, since timestamptz
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'act_inflight_holders';
 
-CREATE FUNCTION act._publish_inflight() RETURNS void
+-- For act.truncate, before its INSERT takes ids: the commit fence in fenced
+-- mode, the in-flight bound in concurrent mode.
+CREATE FUNCTION act._before_taking_ids() RETURNS void
 LANGUAGE c VOLATILE
-AS 'MODULE_PATHNAME', 'act_publish_inflight';
+AS 'MODULE_PATHNAME', 'act_before_taking_ids';
 
 CREATE FUNCTION act.horizon_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -59,7 +61,7 @@ BEGIN
   SELECT l.pid, a.xact_start, NULL::bigint
     FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
    WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-     AND l.classid = 1633907745 AND l.objid = 1 AND l.objsubid = 2
+     AND l.classid = 1633907745 AND l.objid = 1 AND l.objsubid = 4  -- extension/locks.hpp
    ORDER BY a.xact_start, l.pid;
 END $$;
 COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back';

@@ -83,12 +83,8 @@ BEGIN
   END LOOP;
 
   -- The same fence as act.commit in fenced mode (ids stay visible in id
-  -- order); in concurrent mode, publish the in-flight bound before taking ids.
-  IF act.mode() = 'fenced' THEN
-    PERFORM pg_advisory_xact_lock(1633907745, 1);
-  ELSE
-    PERFORM act._publish_inflight();
-  END IF;
+  -- order); in concurrent mode, the in-flight bound before taking ids.
+  PERFORM act._before_taking_ids();
 
   -- Full targets first, then windowed ones, each group in input order.
   FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)

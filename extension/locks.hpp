@@ -1,0 +1,35 @@
+#pragma once
+// pg_act's heavyweight locks, all transaction-scoped. They are advisory lock
+// tags of kinds (pg_locks.objsubid) that no SQL advisory lock function can
+// take (those use 1 and 2), so no other session can hold pg_act's writers
+// back by taking a key.
+#include "error_bridge.hpp"
+
+namespace act::pg {
+
+// pg_locks: locktype 'advisory', classid kLockClassId, objid the object, objsubid kGlobalLockKind.
+inline constexpr uint32 kLockClassId = 0x61637421;  // "act!"
+inline constexpr uint16 kGlobalLockKind = 4;
+inline constexpr uint32 kFenceObjectId = 1;
+inline constexpr uint32 kRegistryObjectId = 2;
+
+// The commit fence (fenced mode): orders id assignment with visibility, so
+// ids become visible in id order.
+void TakeCommitFence();
+
+// The subscription registry lock: commits hold it shared while they mark
+// subscriptions; a subscribe that adds rows holds it exclusively while it
+// back-fills them. So a new subscription and a concurrent commit never miss
+// each other, and commits never wait for one another on it.
+void TakeRegistryShared();
+void TakeRegistryExclusive();
+
+// The write lock of one stream: act.commit and act.truncate take it before
+// they read the stream's head, so writers of one stream follow each other
+// and a commit's insert cannot meet a conflicting version. Writers of
+// different streams never wait on it. Keyed by a 64-bit hash of the name
+// (pg_locks: classid and objid), objsubid kStreamLockKind.
+inline constexpr uint16 kStreamLockKind = 3;
+void LockStream(Datum stream);
+
+}  // namespace act::pg
