@@ -20,7 +20,6 @@
 #include "locks.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
-#include "spi_rows.hpp"
 #include "stream_head.hpp"
 #include "work_marks.hpp"
 #include "timestamps.hpp"
@@ -125,7 +124,27 @@ PreparedRows PrepareRows(std::string_view stream, const StreamHead& head, const 
   return rows;
 }
 
-void InsertWithStatement(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& rows) {
+// Copies the rows the INSERT statement returned to the result and collects
+// (id, name); the names are the input's, which outlive SPI's memory.
+std::vector<core::EventRef> EmitInsertedRows(ReturnSetInfo* result, const std::vector<EventInput>& events) {
+  std::vector<core::EventRef> refs;
+  const uint64 count = SPI_processed;
+  refs.reserve(count);
+  for (uint64 i = 0; i < count && i < events.size(); ++i) {
+    const int64 id = Guard([result, i] {
+      HeapTuple row = SPI_tuptable->vals[i];
+      tuplestore_puttuple(result->setResult, row);
+      bool is_null;
+      return DatumGetInt64(SPI_getbinval(row, SPI_tuptable->tupdesc, 1, &is_null));
+    });
+    refs.push_back(core::EventRef{id, events[i].name});
+  }
+  return refs;
+}
+
+std::vector<core::EventRef> InsertWithStatement(Datum stream, Jsonb* meta, TimestampTz created, PreparedRows& rows,
+                                                const std::vector<EventInput>& events, ReturnSetInfo* result) {
+  SpiSession spi;
   Datum values[8] = {stream,
                      MakeArray(rows.versions, nullptr, INT4OID),
                      MakeArray(rows.names, nullptr, TEXTOID),
@@ -135,27 +154,8 @@ void InsertWithStatement(Datum stream, Jsonb* meta, TimestampTz created, Prepare
                      TimestampTzGetDatum(created),
                      MakeArray(rows.hashes, nullptr, BYTEAOID)};
   Execute(g_insert_plan.Get(), values, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
-}
-
-// Copies the rows the INSERT statement returned to the result and collects (id, name).
-std::vector<core::EventRef> EmitInsertedRows(ReturnSetInfo* result) {
-  std::vector<core::EventRef> refs;
-  const uint64 count = SPI_processed;
-  refs.reserve(count);
-  for (uint64 i = 0; i < count; ++i) {
-    core::EventRef ref{0, {}};
-    core::EventRef* out = &ref;
-    Guard([result, i, out] {
-      HeapTuple row = SPI_tuptable->vals[i];
-      TupleDesc desc = SPI_tuptable->tupdesc;
-      tuplestore_puttuple(result->setResult, row);
-      bool is_null;
-      out->id = DatumGetInt64(SPI_getbinval(row, desc, 1, &is_null));
-      text* name = DatumGetTextPP(SPI_getbinval(row, desc, 4, &is_null));
-      out->name = std::string_view(VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name));
-    });
-    refs.push_back(ref);
-  }
+  std::vector<core::EventRef> refs = EmitInsertedRows(result, events);
+  spi.Finish();
   return refs;
 }
 
@@ -186,8 +186,7 @@ std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view st
     }
     Guard([] { CommandCounterIncrement(); });
   } else {
-    InsertWithStatement(stream_datum, meta, created, rows);
-    refs = EmitInsertedRows(result);
+    refs = InsertWithStatement(stream_datum, meta, created, rows, events, result);
   }
   RememberWrittenHead(stream_datum, rows.head);
   return refs;
@@ -220,7 +219,6 @@ ACT_SQL_FUNCTION(act_commit) {
   });
   const Datum stream_datum = PG_GETARG_DATUM(0);
 
-  pg::SpiSession spi;
   if (!events.empty()) {
     // An empty list only checks: it needs no lock. Concurrent mode needs no
     // fence: readers stay at or below the in-flight horizon instead. The
@@ -241,6 +239,5 @@ ACT_SQL_FUNCTION(act_commit) {
     pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
   }
-  spi.Finish();
   return Datum(0);
 }

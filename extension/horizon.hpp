@@ -21,7 +21,7 @@ bool ConcurrentMode();
 void InstallConcurrentMode();
 
 // Concurrent mode: publishes this transaction's bound (once per transaction)
-// before it takes ids. Needs SPI. No-op in fenced mode.
+// before it takes ids. No-op in fenced mode.
 void PublishInflight();
 
 // Needs SPI. -1 when no id is safe to read yet.

@@ -81,6 +81,8 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
     IndexScan wide("subscription_rows", "subscriptions_wide_source_ix", std::nullopt, ScanSnapshot::kStatement);
     CollectMarks(wide, true, stream, events, wide_streams, wide_marks);
   }
+  if (literal_streams.empty() && wide_streams.empty()) return;
+  SpiSession spi;
   // Literal rows: only commits to this same stream touch them.
   if (!literal_streams.empty()) {
     Datum args[2] = {MakeArray(literal_streams, nullptr, TEXTOID), MakeArray(literal_marks, nullptr, INT8OID)};
@@ -91,6 +93,7 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
                      Int32GetDatum(MyBackendId)};
     Execute(g_wide_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
   }
+  spi.Finish();
 }
 
 }  // namespace act::pg

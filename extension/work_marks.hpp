@@ -9,8 +9,8 @@
 
 namespace act::pg {
 
-// Runs inside the committing transaction, with SPI connected and the
-// registry lock held shared (see settings.hpp).
+// Runs inside the committing transaction with the registry lock held shared
+// (locks.hpp); connects to SPI only when it has marks to write.
 void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events);
 
 }  // namespace act::pg
