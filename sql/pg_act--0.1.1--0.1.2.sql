@@ -9,9 +9,11 @@
 --   act.truncate and new commits take different fences.
 -- - The library takes a per-stream write lock in act.commit and in
 --   act._require_latest_head (act.truncate).
+-- - act.verify runs without JIT (compiling its query cost more than it saved).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.1.2'" to load this file. \quit
 
 ALTER FUNCTION act.commit(text, jsonb, jsonb, int) RESET search_path;
+ALTER FUNCTION act.verify(text) SET jit = off;
 
 DROP FUNCTION act._publish_inflight();
 CREATE FUNCTION act._before_taking_ids() RETURNS void

@@ -9,10 +9,12 @@ COMMENT ON FUNCTION act.event_hash(bytea, text, int, text, jsonb, jsonb, timesta
 
 -- Recomputes each event's hash from the stored hash before it (so one edit
 -- reports one position) and checks that versions are contiguous and that a
--- stream starts at version 0 or at its recorded anchor.
+-- stream starts at version 0 or at its recorded anchor. Without JIT: the
+-- per-row work is the C hash function, and compiling the query cost more
+-- than it saved (PERFORMANCE.md).
 CREATE FUNCTION act.verify(stream text DEFAULT NULL)
 RETURNS TABLE(stream text, events bigint, valid boolean, first_bad_version int)
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
 BEGIN ATOMIC
   -- Two gated branches, so checking one stream reads only its events.
   WITH scope AS (

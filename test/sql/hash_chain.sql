@@ -1,6 +1,6 @@
 -- The hash chain: golden vector, recomputation, tamper detection, truncate anchors.
 BEGIN;
-SELECT plan(27);
+SELECT plan(28);
 
 SELECT is(act.event_hash('\x0000000000000000000000000000000000000000000000000000000000000000', 'order-1', 0, 'Placed',
                          '{"sku": "A1", "qty": 2}', '{"correlation": "c-1"}', '2026-01-01 00:00:00+00'),
@@ -83,5 +83,7 @@ SELECT is((SELECT count(*) FROM act.stream_anchors WHERE stream = 'acct-4'), 0::
 SELECT count(*) FROM act.commit('acct-4', '[{"name": "D"}]');
 SELECT results_eq($$SELECT events, valid FROM act.verify('acct-4')$$, $$VALUES (2::bigint, true)$$, 'commits chain on from the seed');
 
+SELECT ok((SELECT 'jit=off' = ANY (proconfig) FROM pg_proc WHERE oid = 'act.verify(text)'::regprocedure),
+  'act.verify runs without JIT (compiling its query cost more than it saved)');
 SELECT * FROM finish();
 ROLLBACK;
