@@ -10,7 +10,6 @@
 #include "head_cache.hpp"
 #include "jsonb_access.hpp"
 #include "locks.hpp"
-#include "spi.hpp"
 #include "stream_head.hpp"
 
 using namespace act;
@@ -21,10 +20,8 @@ ACT_SQL_FUNCTION(act_require_latest_head) {
   pg::LockStream(stream);
   pg::ForgetHead(stream);
   if (!IsolationUsesXactSnapshot()) PG_RETURN_VOID();
-  pg::SpiSession spi;
   const pg::StreamHead visible = pg::ReadHead(stream);
   const pg::StreamHead latest = pg::ReadLatestHead(stream);
   if (!pg::SameHead(visible, latest)) throw core::ConcurrencyError(std::string(pg::TextArg(fcinfo, 0)), latest.version);
-  spi.Finish();
   PG_RETURN_VOID();
 }
