@@ -4,10 +4,12 @@
 
 extern "C" {
 #include "common/hashfn.h"
+#include "storage/lmgr.h"
 #include "storage/lock.h"
 }
 
 #include "arrays.hpp"
+#include "relations.hpp"
 
 namespace act::pg {
 namespace {
@@ -24,9 +26,13 @@ void Take(uint32 key1, uint32 key2, uint16 kind, LOCKMODE mode) {
 
 void TakeCommitFence() { Take(kLockClassId, kFenceObjectId, kGlobalLockKind, ExclusiveLock); }
 
-void TakeRegistryShared() { Take(kLockClassId, kRegistryObjectId, kGlobalLockKind, ShareLock); }
+void TakeRegistryShared() {
+  Guard([] { LockRelationOid(ActRelation("subscriptions"), RowExclusiveLock); });
+}
 
-void TakeRegistryExclusive() { Take(kLockClassId, kRegistryObjectId, kGlobalLockKind, ExclusiveLock); }
+void TakeRegistryExclusive() {
+  Guard([] { LockRelationOid(ActRelation("subscriptions"), ExclusiveLock); });
+}
 
 void LockStream(Datum stream) {
   const std::string_view name = VarlenaBytes(stream);

@@ -1,17 +1,18 @@
 #pragma once
-// pg_act's heavyweight locks, all transaction-scoped. They are advisory lock
-// tags of kinds (pg_locks.objsubid) that no SQL advisory lock function can
-// take (those use 1 and 2), so no other session can hold pg_act's writers
-// back by taking a key.
+// pg_act's heavyweight locks, all transaction-scoped. The fence and the
+// stream locks are advisory lock tags of kinds (pg_locks.objsubid) that no
+// SQL advisory lock function can take (those use 1 and 2); the registry lock
+// is a lock on the view act.subscriptions in modes only its owner can take
+// with LOCK TABLE. So no other session can hold pg_act's writers back.
 #include "error_bridge.hpp"
 
 namespace act::pg {
 
 // pg_locks: locktype 'advisory', classid kLockClassId, objid the object, objsubid kGlobalLockKind.
+// (Object 2 was the registry lock in builds before the view lock.)
 inline constexpr uint32 kLockClassId = 0x61637421;  // "act!"
 inline constexpr uint16 kGlobalLockKind = 4;
 inline constexpr uint32 kFenceObjectId = 1;
-inline constexpr uint32 kRegistryObjectId = 2;
 
 // The commit fence (fenced mode): orders id assignment with visibility, so
 // ids become visible in id order.
@@ -20,7 +21,12 @@ void TakeCommitFence();
 // The subscription registry lock: commits hold it shared while they mark
 // subscriptions; a subscribe that adds rows holds it exclusively while it
 // back-fills them. So a new subscription and a concurrent commit never miss
-// each other, and commits never wait for one another on it.
+// each other, and commits never wait for one another on it. It is the view
+// act.subscriptions locked ROW EXCLUSIVE (shared) or EXCLUSIVE: every commit
+// takes it, and a weak relation lock is taken in the backend's fast-path
+// slots, not in the shared lock table whose one partition every commit
+// would otherwise queue on. Readers of the view (ACCESS SHARE) conflict with
+// neither.
 void TakeRegistryShared();
 void TakeRegistryExclusive();
 

@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(42);
+SELECT plan(45);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -187,14 +187,23 @@ SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
 SELECT is((SELECT count(*) FROM act.events), 6::bigint, 'only the granted commit wrote');
 
--- pg_act's locks (the commit fence, the registry lock, stream locks) are
--- advisory lock tags of kinds no SQL function can take (objsubid 3 and 4),
--- so no session can stall commits by taking their keys (isolation spec
--- lock_keys shows commits, subscribes and truncates going past a session
--- that holds every two-key advisory lock pg_act used to take).
+-- pg_act's locks cannot be taken by other roles: the commit fence and the
+-- stream locks are advisory lock tags of kinds no SQL function can take
+-- (objsubid 3 and 4; isolation spec lock_keys shows commits, subscribes and
+-- truncates going past a session that holds every two-key advisory lock
+-- pg_act used to take), and the registry lock is the view act.subscriptions
+-- locked in modes LOCK TABLE grants only to its owner.
+SELECT is(pg_temp.sqlstate_as('app_admin', 'LOCK TABLE act.subscriptions IN SHARE MODE'), '42501',
+  'act_admin cannot lock the registry against commits');
+SELECT is(pg_temp.sqlstate_as('app_reader', 'LOCK TABLE act.subscriptions IN ACCESS SHARE MODE'), '00000',
+  'a reader may take ACCESS SHARE on the view, which conflicts with no lock of pg_act''s');
 SELECT is((SELECT count(*) FROM act.commit('lock-kinds', '[{"name": "A"}]')), 1::bigint, 'a commit, whose locks last until ROLLBACK');
 SELECT results_eq($$SELECT DISTINCT objsubid::int FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() ORDER BY 1$$,
-  ARRAY[3, 4], 'the advisory locks this transaction holds are all of pg_act''s own kinds (stream 3, fence and registry 4)');
+  CASE act.mode() WHEN 'fenced' THEN ARRAY[3, 4] ELSE ARRAY[3] END,
+  'the advisory locks this transaction holds are all of pg_act''s own kinds (stream 3, fence 4 in fenced mode)');
+SELECT ok(EXISTS (SELECT FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid() AND granted
+                   AND relation = 'act.subscriptions'::regclass AND mode = 'RowExclusiveLock'),
+  'the commit holds the registry lock: ROW EXCLUSIVE on act.subscriptions (nothing else here can take it)');
 
 SELECT results_eq('SELECT stream, coalesce(correlated_at = (SELECT id FROM h_commit_4), false) FROM h_marks ORDER BY stream',
   $$VALUES ('sp-all', true), ('sp-pattern', false), ('sp-sub', false), ('sp-sub-4', true)$$,
