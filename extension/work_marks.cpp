@@ -13,6 +13,7 @@ extern "C" {
 #include "regex_cache.hpp"
 #include "relations.hpp"
 #include "spi.hpp"
+#include "spi_rows.hpp"
 
 namespace act::pg {
 namespace {
@@ -30,9 +31,17 @@ SavedPlan g_raise_plan(
     2, kRaiseArgTypes);
 
 // Wide rows match every commit: their marks go to this backend's own row in
-// act.wide_marks, so no two backends ever wait on the same row.
+// act.wide_marks, so no two backends ever wait on the same row. The row
+// exists after this backend id's first commit, so a plain UPDATE comes
+// first; only when it finds fewer rows than marks does the upsert run
+// (ON CONFLICT's probe and tuple lock cost every commit otherwise).
 const Oid kWideArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
-SavedPlan g_wide_plan(
+SavedPlan g_wide_raise_plan(
+    "UPDATE act.wide_marks w SET mark = GREATEST(w.mark, u.mark) "
+    "FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
+    "WHERE w.stream OPERATOR(pg_catalog.=) u.stream AND w.backend OPERATOR(pg_catalog.=) $3",
+    3, kWideArgTypes);
+SavedPlan g_wide_insert_plan(
     "INSERT INTO act.wide_marks AS w (stream, backend, mark) "
     "SELECT u.stream, $3, u.mark FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
     "ON CONFLICT (stream, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark OPERATOR(pg_catalog.<) excluded.mark",
@@ -91,7 +100,8 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
   if (!wide_streams.empty()) {
     Datum args[3] = {MakeArray(wide_streams, nullptr, TEXTOID), MakeArray(wide_marks, nullptr, INT8OID),
                      Int32GetDatum(MyBackendId)};
-    Execute(g_wide_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
+    Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+    if (RowCount() < wide_streams.size()) Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
   }
   spi.Finish();
 }

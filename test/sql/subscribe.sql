@@ -1,6 +1,6 @@
 -- act.subscribe: merge rules, static marking at commit, back-fill, checkpoint, correlator lease, bad input.
 BEGIN;
-SELECT plan(43);
+SELECT plan(46);
 
 SELECT has_function('act', 'subscribe', ARRAY['jsonb', 'bigint', 'jsonb'], 'act.subscribe signature');
 
@@ -112,6 +112,24 @@ SELECT throws_ok($$SELECT * FROM act.subscribe('[{"stream": "x", "source": "orde
 SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w1"}')$$, '22023', 'correlator.millis is required', 'a correlator without millis');
 SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "", "by": "w1", "millis": 5}')$$, '22023', NULL, 'the shared key is not a lease');
 SELECT is((SELECT count(*) FROM act.subscriptions), (SELECT n FROM before_bad), 'bad input inserted nothing');
+
+-- Wide marks: a commit raises its backend's row in place; a row that is
+-- missing (a wide subscription added since, or a row deleted) is inserted.
+SELECT count(*) FROM act.subscribe('[{"stream": "wide-a", "source": "^wm-"}]');
+CREATE TEMP TABLE wm_ids AS SELECT 1 AS step, id FROM act.commit('wm-1', '[{"name": "A"}]');
+INSERT INTO wm_ids SELECT 2, id FROM act.commit('wm-1', '[{"name": "B"}]');
+SELECT results_eq($$SELECT count(*), max(mark) FROM act.wide_marks WHERE stream = 'wide-a'$$,
+  $$SELECT 1::bigint, id FROM wm_ids WHERE step = 2$$, 'a second commit raises the same wide_marks row');
+SELECT count(*) FROM act.subscribe('[{"stream": "wide-b", "source": "^wm-"}]');
+INSERT INTO wm_ids SELECT 3, id FROM act.commit('wm-1', '[{"name": "C"}]');
+SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
+  $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b']) s WHERE step = 3 ORDER BY s$$,
+  'a commit marks a wide subscription added since its backend last marked, and the existing one');
+DELETE FROM act.wide_marks WHERE stream = 'wide-a';
+INSERT INTO wm_ids SELECT 4, id FROM act.commit('wm-1', '[{"name": "D"}]');
+SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
+  $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b']) s WHERE step = 4 ORDER BY s$$,
+  'a deleted wide_marks row is written again by the next commit');
 
 SELECT * FROM finish();
 ROLLBACK;
