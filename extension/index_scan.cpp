@@ -69,6 +69,8 @@ Datum IndexScan::At(int column, bool* is_null) const {
   return Guard([slot, column, is_null] { return slot_getattr(slot, column, is_null); });
 }
 
+ItemPointerData IndexScan::Tid() const { return slot_->tts_tid; }
+
 std::optional<int32> IndexScan::Int32At(int column) const {
   bool is_null = false;
   const Datum value = At(column, &is_null);

@@ -33,6 +33,7 @@ class IndexScan {
   std::optional<int32> Int32At(int column) const;
   std::optional<std::string_view> BytesAt(int column) const;  // text or bytea; valid until the next Next()
   std::optional<std::vector<std::string>> TextArrayAt(int column) const;
+  ItemPointerData Tid() const;  // where the current row version is
 
  private:
   Datum At(int column, bool* is_null) const;

@@ -32,15 +32,18 @@ SavedPlan g_raise_plan(
 
 // Wide rows match every commit: their marks go to this backend's own row in
 // act.wide_marks, so no two backends ever wait on the same row. The row
-// exists after this backend id's first commit, so a plain UPDATE comes
-// first; only when it finds fewer rows than marks does the upsert run
-// (ON CONFLICT's probe and tuple lock cost every commit otherwise).
-const Oid kWideArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
+// exists after this backend id's first commit: the commit finds it through
+// the primary key and raises it by its ctid; only rows not found (or changed
+// since by another transaction, which fails the ctid test) go through the
+// upsert, whose ON CONFLICT probe and tuple lock would cost every commit.
+// (A join UPDATE was planned as a scan of the table, which the constant
+// updates fill with dead versions between vacuums.)
+const Oid kRaiseByTidArgTypes[] = {TIDOID, INT8OID};
 SavedPlan g_wide_raise_plan(
-    "UPDATE act.wide_marks w SET mark = GREATEST(w.mark, u.mark) "
-    "FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
-    "WHERE w.stream OPERATOR(pg_catalog.=) u.stream AND w.backend OPERATOR(pg_catalog.=) $3",
-    3, kWideArgTypes);
+    "UPDATE act.wide_marks SET mark = $2 "
+    "WHERE ctid OPERATOR(pg_catalog.=) $1 AND mark OPERATOR(pg_catalog.<) $2",
+    2, kRaiseByTidArgTypes);
+const Oid kWideArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
 SavedPlan g_wide_insert_plan(
     "INSERT INTO act.wide_marks AS w (stream, backend, mark) "
     "SELECT u.stream, $3, u.mark FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
@@ -91,6 +94,13 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
     CollectMarks(wide, true, stream, events, wide_streams, wide_marks);
   }
   if (literal_streams.empty() && wide_streams.empty()) return;
+  std::vector<std::optional<ItemPointerData>> own_rows;
+  own_rows.reserve(wide_streams.size());
+  for (const Datum wide_stream : wide_streams) {
+    IndexScan own("wide_marks", "wide_marks_pkey", wide_stream, ScanSnapshot::kStatement, false, MyBackendId);
+    const bool found = own.Next() && own.Int32At(own.Column("backend")) == MyBackendId;
+    own_rows.push_back(found ? std::optional<ItemPointerData>(own.Tid()) : std::nullopt);
+  }
   SpiSession spi;
   // Literal rows: only commits to this same stream touch them.
   if (!literal_streams.empty()) {
@@ -98,10 +108,22 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
     Execute(g_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
   }
   if (!wide_streams.empty()) {
-    Datum args[3] = {MakeArray(wide_streams, nullptr, TEXTOID), MakeArray(wide_marks, nullptr, INT8OID),
-                     Int32GetDatum(MyBackendId)};
-    Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
-    if (RowCount() < wide_streams.size()) Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
+    std::vector<Datum> missing_streams, missing_marks;
+    for (std::size_t i = 0; i < wide_streams.size(); ++i) {
+      if (own_rows[i]) {
+        ItemPointerData tid = *own_rows[i];
+        Datum args[2] = {PointerGetDatum(&tid), wide_marks[i]};
+        Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+        if (RowCount() == 1) continue;
+      }
+      missing_streams.push_back(wide_streams[i]);
+      missing_marks.push_back(wide_marks[i]);
+    }
+    if (!missing_streams.empty()) {
+      Datum args[3] = {MakeArray(missing_streams, nullptr, TEXTOID), MakeArray(missing_marks, nullptr, INT8OID),
+                       Int32GetDatum(MyBackendId)};
+      Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
+    }
   }
   spi.Finish();
 }

@@ -1,6 +1,6 @@
 -- act.subscribe: merge rules, static marking at commit, back-fill, checkpoint, correlator lease, bad input.
 BEGIN;
-SELECT plan(46);
+SELECT plan(47);
 
 SELECT has_function('act', 'subscribe', ARRAY['jsonb', 'bigint', 'jsonb'], 'act.subscribe signature');
 
@@ -130,6 +130,11 @@ INSERT INTO wm_ids SELECT 4, id FROM act.commit('wm-1', '[{"name": "D"}]');
 SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
   $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b']) s WHERE step = 4 ORDER BY s$$,
   'a deleted wide_marks row is written again by the next commit');
+UPDATE act.wide_marks SET mark = 1000000000000 WHERE stream = 'wide-a';
+INSERT INTO wm_ids SELECT 5, id FROM act.commit('wm-1', '[{"name": "E"}]');
+SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
+  $$VALUES ('wide-a', 1000000000000::bigint), ('wide-b', (SELECT id FROM wm_ids WHERE step = 5))$$,
+  'a wide mark never goes back');
 
 SELECT * FROM finish();
 ROLLBACK;
