@@ -3,7 +3,8 @@
 // stream locks are advisory lock tags of kinds (pg_locks.objsubid) that no
 // SQL advisory lock function can take (those use 1 and 2); the registry lock
 // is a lock on the view act.subscriptions in modes only its owner can take
-// with LOCK TABLE. So no other session can hold pg_act's writers back.
+// with LOCK TABLE. So no other session can hold pg_act's writers back by
+// taking these locks (docs/operations.md names the DDL queueing that remains).
 #include "error_bridge.hpp"
 
 namespace act::pg {

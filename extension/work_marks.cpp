@@ -33,16 +33,19 @@ SavedPlan g_raise_plan(
 // Wide rows match every commit: their marks go to this backend's own row in
 // act.wide_marks, so no two backends ever wait on the same row. The row
 // exists after this backend id's first commit: the commit finds it through
-// the primary key and raises it by its ctid; only rows not found (or changed
-// since by another transaction, which fails the ctid test) go through the
-// upsert, whose ON CONFLICT probe and tuple lock would cost every commit.
-// (A join UPDATE was planned as a scan of the table, which the constant
-// updates fill with dead versions between vacuums.)
-const Oid kRaiseByTidArgTypes[] = {TIDOID, INT8OID};
+// the primary key and raises it by its ctid. A row another transaction
+// updated since is followed to its newest version (READ COMMITTED), which
+// the stream and backend tests keep to this row; a row not found, deleted
+// since or already higher goes through the upsert, whose ON CONFLICT probe
+// and tuple lock would otherwise cost every commit. (A join UPDATE was
+// planned as a scan of the table, which the constant updates fill with dead
+// versions between vacuums.)
+const Oid kRaiseByTidArgTypes[] = {TIDOID, INT8OID, TEXTOID, INT4OID};
 SavedPlan g_wide_raise_plan(
     "UPDATE act.wide_marks SET mark = $2 "
-    "WHERE ctid OPERATOR(pg_catalog.=) $1 AND mark OPERATOR(pg_catalog.<) $2",
-    2, kRaiseByTidArgTypes);
+    "WHERE ctid OPERATOR(pg_catalog.=) $1 AND mark OPERATOR(pg_catalog.<) $2 "
+    "AND stream OPERATOR(pg_catalog.=) $3 AND backend OPERATOR(pg_catalog.=) $4",
+    4, kRaiseByTidArgTypes);
 const Oid kWideArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
 SavedPlan g_wide_insert_plan(
     "INSERT INTO act.wide_marks AS w (stream, backend, mark) "
@@ -112,7 +115,7 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
     for (std::size_t i = 0; i < wide_streams.size(); ++i) {
       if (own_rows[i]) {
         ItemPointerData tid = *own_rows[i];
-        Datum args[2] = {PointerGetDatum(&tid), wide_marks[i]};
+        Datum args[4] = {PointerGetDatum(&tid), wide_marks[i], wide_streams[i], Int32GetDatum(MyBackendId)};
         Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
         if (RowCount() == 1) continue;
       }

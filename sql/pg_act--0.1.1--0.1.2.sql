@@ -1,9 +1,10 @@
 -- pg_act 0.1.1 -> 0.1.2.
 -- - act.commit runs without a pinned search_path: its statements name every
 --   schema, and pinning cost every commit a GUC change.
--- - The commit fence and the registry lock move to advisory lock tags that
---   no SQL function can take (objsubid 4; extension/locks.hpp), so no session
---   can stall commits by taking their keys: act.truncate takes the fence
+-- - The commit fence moves to an advisory lock tag that no SQL function can
+--   take (objsubid 4; extension/locks.hpp), and the library takes the
+--   registry lock on the view act.subscriptions, so no session can stall
+--   commits by taking their keys: act.truncate takes the fence
 --   through act._before_taking_ids(), act.horizon_holders looks for the new
 --   tag. Update right after installing the library: until then an old
 --   act.truncate and new commits take different fences.
