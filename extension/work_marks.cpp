@@ -33,13 +33,15 @@ SavedPlan g_raise_plan(
 // Wide rows match every commit: their marks go to this backend's own row in
 // act.wide_marks, so no two backends ever wait on the same row. The row
 // exists after this backend id's first commit: the commit finds it through
-// the primary key and raises it by its ctid. A row another transaction
-// updated since is followed to its newest version (READ COMMITTED), which
-// the stream and backend tests keep to this row; a row not found, deleted
-// since or already higher goes through the upsert, whose ON CONFLICT probe
-// and tuple lock would otherwise cost every commit. (A join UPDATE was
-// planned as a scan of the table, which the constant updates fill with dead
-// versions between vacuums.)
+// the primary key and raises it by its ctid. If another transaction updated
+// the row meanwhile, the UPDATE either skips it (the ctid no longer matches)
+// or, where a minor release does not recheck a TID scan's ctid, raises the
+// newest version, which the stream and backend tests keep to this row
+// (isolation spec wide_marks_rows). A row not raised here (not found,
+// deleted, changed, already higher) goes through the upsert, whose ON
+// CONFLICT probe and tuple lock would otherwise cost every commit. (A join
+// UPDATE was planned as a scan of the table, which the constant updates fill
+// with dead versions between vacuums.)
 const Oid kRaiseByTidArgTypes[] = {TIDOID, INT8OID, TEXTOID, INT4OID};
 SavedPlan g_wide_raise_plan(
     "UPDATE act.wide_marks SET mark = $2 "
