@@ -45,22 +45,16 @@ ACT_SQL_FUNCTION(act_inflight_holders) {
   return Datum(0);
 }
 
-// For act.truncate, which takes ids outside act.commit.
+// For act.truncate, which takes ids outside act.commit. Publishing reads
+// the sequence's page directly: no SPI.
 ACT_SQL_FUNCTION(act_before_taking_ids) {
-  if (!pg::ConcurrentMode()) {
-    pg::TakeCommitFence();
-    PG_RETURN_VOID();
-  }
-  pg::SpiSession spi;
-  pg::PublishInflight();
-  spi.Finish();
+  if (!pg::ConcurrentMode()) pg::TakeCommitFence();
+  pg::PublishInflight();  // no-op in fenced mode
   PG_RETURN_VOID();
 }
 
 // act._publish_inflight() of versions before 0.1.2 (their install scripts name it).
 ACT_SQL_FUNCTION(act_publish_inflight) {
-  pg::SpiSession spi;
   pg::PublishInflight();
-  spi.Finish();
   PG_RETURN_VOID();
 }
