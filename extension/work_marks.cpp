@@ -85,6 +85,39 @@ bool RegistryEmpty() {
   });
 }
 
+// This backend's act.wide_marks row of each stream, where it has one. Read
+// before SPI connects: the raise then needs no lookup statement.
+std::vector<std::optional<ItemPointerData>> OwnWideRows(const std::vector<Datum>& streams) {
+  std::vector<std::optional<ItemPointerData>> rows;
+  rows.reserve(streams.size());
+  for (const Datum stream : streams) {
+    IndexScan own("wide_marks", "wide_marks_pkey", stream, ScanSnapshot::kStatement, false, MyBackendId);
+    const bool found = own.Next() && own.Int32At(own.Column("backend")) == MyBackendId;
+    rows.push_back(found ? std::optional<ItemPointerData>(own.Tid()) : std::nullopt);
+  }
+  return rows;
+}
+
+// Raises each row found by its ctid; upserts the rest. Needs SPI.
+void WriteWideMarks(const std::vector<Datum>& streams, const std::vector<Datum>& marks,
+                    const std::vector<std::optional<ItemPointerData>>& own_rows) {
+  std::vector<Datum> missing_streams, missing_marks;
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    if (own_rows[i]) {
+      ItemPointerData tid = *own_rows[i];
+      Datum args[4] = {PointerGetDatum(&tid), marks[i], streams[i], Int32GetDatum(MyBackendId)};
+      Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+      if (RowCount() == 1) continue;
+    }
+    missing_streams.push_back(streams[i]);
+    missing_marks.push_back(marks[i]);
+  }
+  if (missing_streams.empty()) return;
+  Datum args[3] = {MakeArray(missing_streams, nullptr, TEXTOID), MakeArray(missing_marks, nullptr, INT8OID),
+                   Int32GetDatum(MyBackendId)};
+  Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
+}
+
 }  // namespace
 
 void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events) {
@@ -99,37 +132,14 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
     CollectMarks(wide, true, stream, events, wide_streams, wide_marks);
   }
   if (literal_streams.empty() && wide_streams.empty()) return;
-  std::vector<std::optional<ItemPointerData>> own_rows;
-  own_rows.reserve(wide_streams.size());
-  for (const Datum wide_stream : wide_streams) {
-    IndexScan own("wide_marks", "wide_marks_pkey", wide_stream, ScanSnapshot::kStatement, false, MyBackendId);
-    const bool found = own.Next() && own.Int32At(own.Column("backend")) == MyBackendId;
-    own_rows.push_back(found ? std::optional<ItemPointerData>(own.Tid()) : std::nullopt);
-  }
+  const std::vector<std::optional<ItemPointerData>> own_rows = OwnWideRows(wide_streams);
   SpiSession spi;
   // Literal rows: only commits to this same stream touch them.
   if (!literal_streams.empty()) {
     Datum args[2] = {MakeArray(literal_streams, nullptr, TEXTOID), MakeArray(literal_marks, nullptr, INT8OID)};
     Execute(g_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
   }
-  if (!wide_streams.empty()) {
-    std::vector<Datum> missing_streams, missing_marks;
-    for (std::size_t i = 0; i < wide_streams.size(); ++i) {
-      if (own_rows[i]) {
-        ItemPointerData tid = *own_rows[i];
-        Datum args[4] = {PointerGetDatum(&tid), wide_marks[i], wide_streams[i], Int32GetDatum(MyBackendId)};
-        Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
-        if (RowCount() == 1) continue;
-      }
-      missing_streams.push_back(wide_streams[i]);
-      missing_marks.push_back(wide_marks[i]);
-    }
-    if (!missing_streams.empty()) {
-      Datum args[3] = {MakeArray(missing_streams, nullptr, TEXTOID), MakeArray(missing_marks, nullptr, INT8OID),
-                       Int32GetDatum(MyBackendId)};
-      Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
-    }
-  }
+  if (!wide_streams.empty()) WriteWideMarks(wide_streams, wide_marks, own_rows);
   spi.Finish();
 }
 
