@@ -196,7 +196,7 @@ SELECT is((SELECT count(*) FROM act.events), 6::bigint, 'only the granted commit
 SELECT is(pg_temp.sqlstate_as('app_admin', 'LOCK TABLE act.subscriptions IN SHARE MODE'), '42501',
   'act_admin cannot lock the registry against commits');
 SELECT is(pg_temp.sqlstate_as('app_reader', 'LOCK TABLE act.subscriptions IN ACCESS SHARE MODE'), '00000',
-  'a reader may take ACCESS SHARE on the view, which conflicts with no lock of pg_act''s');
+  'a reader may lock the view ACCESS SHARE (isolation spec lock_keys shows that holds no commit or subscribe back)');
 SELECT is((SELECT count(*) FROM act.commit('lock-kinds', '[{"name": "A"}]')), 1::bigint, 'a commit, whose locks last until ROLLBACK');
 SELECT results_eq($$SELECT DISTINCT objsubid::int FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() ORDER BY 1$$,
   CASE act.mode() WHEN 'fenced' THEN ARRAY[3, 4] ELSE ARRAY[3] END,
