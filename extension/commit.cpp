@@ -27,6 +27,13 @@
 namespace act::pg {
 namespace {
 
+// bigint since 0.2.0; int in the SQL of older versions, which run against
+// this library until ALTER EXTENSION UPDATE.
+long long ExpectedVersionArg(FunctionCallInfo fcinfo) {
+  const Oid type = Guard([fcinfo] { return get_fn_expr_argtype(fcinfo->flinfo, 3); });
+  return type == INT4OID ? static_cast<long long>(PG_GETARG_INT32(3)) : static_cast<long long>(PG_GETARG_INT64(3));
+}
+
 struct EventInput {
   std::string_view name;
   Jsonb* data = nullptr;  // never null: absent data is {}
@@ -59,6 +66,12 @@ std::vector<EventInput> ReadEvents(std::string_view stream, Jsonb* events) {
       }
       if (FindKey(object, "data", &data)) shape.data_kind = KindOf(data);
       if (FindKey(object, "pii", &pii)) shape.pii_kind = KindOf(pii);
+      const int found = (shape.name_kind != core::JsonKind::kAbsent) + (shape.data_kind != core::JsonKind::kAbsent) +
+                        (shape.pii_kind != core::JsonKind::kAbsent);
+      JsonbValue unknown;
+      if (static_cast<int>(JsonContainerSize(object)) != found &&
+          FindUnknownKey(object, core::kEventKeys.begin(), core::kEventKeys.size(), &unknown))
+        shape.unknown_key = StringOf(unknown);
     }
     core::ValidateEvent(stream, index, shape);
     EventInput input{shape.name};
@@ -210,7 +223,7 @@ ACT_SQL_FUNCTION(act_commit) {
   Jsonb* meta = PG_ARGISNULL(2) ? pg::EmptyObject() : pg::JsonbArg(fcinfo, 2);
   core::ValidateMeta(stream, pg::RootKind(meta));
   const std::optional<long long> expected =
-      PG_ARGISNULL(3) ? std::nullopt : std::optional<long long>(PG_GETARG_INT32(3));
+      PG_ARGISNULL(3) ? std::nullopt : std::optional<long long>(pg::ExpectedVersionArg(fcinfo));
   core::ValidateExpectedVersion(stream, expected);
 
   ReturnSetInfo* result = pg::Guard([fcinfo] {

@@ -34,6 +34,26 @@ bool FindKey(JsonbContainer* object, const char* key, JsonbValue* out) {
   });
 }
 
+bool FindUnknownKey(JsonbContainer* object, const char* const* known, std::size_t known_count, JsonbValue* out) {
+  return Guard([object, known, known_count, out] {
+    JsonbIterator* iterator = JsonbIteratorInit(object);
+    JsonbValue token;
+    JsonbIteratorToken kind;
+    while ((kind = JsonbIteratorNext(&iterator, &token, true)) != WJB_DONE) {
+      if (kind != WJB_KEY) continue;
+      bool listed = false;
+      for (std::size_t i = 0; i < known_count && !listed; ++i)
+        listed = strlen(known[i]) == static_cast<std::size_t>(token.val.string.len) &&
+                 memcmp(known[i], token.val.string.val, static_cast<std::size_t>(token.val.string.len)) == 0;
+      if (!listed) {
+        *out = token;
+        return true;
+      }
+    }
+    return false;
+  });
+}
+
 Jsonb* ToJsonb(JsonbValue* value) {
   return Guard([value] { return JsonbValueToJsonb(value); });
 }

@@ -1,5 +1,6 @@
 #pragma once
 // Reading jsonb arguments without converting them to text first.
+#include <cstddef>
 #include <string_view>
 
 #include "act/core/validation.hpp"
@@ -12,6 +13,10 @@ core::JsonKind RootKind(Jsonb* jsonb);
 
 // Finds `key` in an object container; returns false when absent.
 bool FindKey(JsonbContainer* object, const char* key, JsonbValue* out);
+
+// Finds the first key of an object container that is none of `known`;
+// returns false when every key is known.
+bool FindUnknownKey(JsonbContainer* object, const char* const* known, std::size_t known_count, JsonbValue* out);
 
 // Copies a container value into a standalone jsonb.
 Jsonb* ToJsonb(JsonbValue* value);

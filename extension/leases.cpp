@@ -1,12 +1,16 @@
 // act.ack(leases) and act.block(leases): the drain's finalize steps
 // (reference §2.6, §2.7). Entries whose holder lost the lease are dropped.
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
+#include "act/core/text.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
+#include "horizon.hpp"
 #include "json_args.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
@@ -42,6 +46,37 @@ std::vector<core::LeaseEntry> ReadLeases(FunctionCallInfo fcinfo, core::LeaseUse
   return core::ParseLeases(JsonArgument(fcinfo, 0, "leases"), use);
 }
 
+// The highest id a worker could have read for this row: the horizon, or for
+// a literal source the head of that stream (an exact-stream read returns
+// every visible event of it, and later events of the stream get higher ids).
+const Oid kReachArgTypes[] = {TEXTOID};
+SavedPlan g_reach_plan(
+    "SELECT s.source, (SELECT max(e.id) FROM act.events e WHERE e.stream = s.source) "
+    "FROM act.subscription_rows s WHERE s.stream = $1",
+    1, kReachArgTypes);
+
+// A watermark above what any read could have returned would skip events
+// (an off-by-one, a stale id from another store): refused before anything is
+// written. Rewinds stay allowed.
+void RequireReachable(const std::vector<core::LeaseEntry>& leases) {
+  const int64 horizon = Horizon();
+  for (std::size_t i = 0; i < leases.size(); ++i) {
+    const core::LeaseEntry& lease = leases[i];
+    if (lease.at <= horizon) continue;
+    Datum args[1] = {MakeText(lease.stream)};
+    Execute(g_reach_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
+    std::optional<int64> source_head;
+    if (RowCount() == 1) {
+      const std::optional<std::string_view> source = RowText(0, 1);
+      if (source && !core::IsPattern(*source)) source_head = RowInt64(0, 2);
+    }
+    if (!source_head || lease.at > *source_head)
+      throw core::ValidationError("leases: at " + std::to_string(lease.at) + " for stream " +
+                                  core::Quoted(lease.stream) + " is beyond act.horizon() (" +
+                                  std::to_string(horizon) + "): no read could have reached it");
+  }
+}
+
 TimestampTz DueOf(const core::LeaseEntry& lease) {
   if (lease.due_epoch_ms) return FromUnixMillis(*lease.due_epoch_ms);
   return ParseTimestamp(lease.due_text->c_str());
@@ -72,6 +107,7 @@ ACT_SQL_FUNCTION(act_ack) {
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
   if (count > 0) {
+    pg::RequireReachable(leases);
     Datum args[6] = {pg::MakeArray(streams, nullptr, TEXTOID),  pg::MakeArray(bys, nullptr, TEXTOID),
                      pg::MakeArray(ats, nullptr, INT8OID),      pg::MakeArray(laggings, nullptr, BOOLOID),
                      pg::MakeArray(retries, retry_nulls.get(), INT4OID),

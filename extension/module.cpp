@@ -15,11 +15,29 @@ bool g_notify_enabled = true;
 
 }  // namespace act::pg
 
+namespace {
+
+emit_log_hook_type g_previous_emit_log_hook = nullptr;
+
+// A call made before CREATE EXTENSION fails with "schema "act" does not
+// exist": say what to do. Only a preloaded library sees errors of databases
+// without the extension.
+void HintMissingExtension(ErrorData* edata) {
+  if (edata->elevel == ERROR && edata->sqlerrcode == ERRCODE_UNDEFINED_SCHEMA && edata->hint == nullptr &&
+      edata->message != nullptr && strcmp(edata->message, "schema \"act\" does not exist") == 0)
+    edata->hint = pstrdup("pg_act is not installed in this database: run CREATE EXTENSION pg_act;");
+  if (g_previous_emit_log_hook != nullptr) g_previous_emit_log_hook(edata);
+}
+
+}  // namespace
+
 void _PG_init(void) {
   // Concurrent mode needs shared memory, which only preloading can reserve.
   if (process_shared_preload_libraries_in_progress) {
     act::pg::InstallConcurrentMode();
     act::pg::InstallHeadCache();
+    g_previous_emit_log_hook = emit_log_hook;
+    emit_log_hook = HintMissingExtension;
   }
   // NOTIFY serializes committing transactions: on by default only where
   // commits are serialized anyway.

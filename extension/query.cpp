@@ -7,6 +7,9 @@
 #include "act/core/event_query.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
+#include "jsonb_access.hpp"
+#include "pii_access.hpp"
+#include "regex_cache.hpp"
 #include "spi.hpp"
 
 namespace act::pg {
@@ -65,6 +68,9 @@ ACT_SQL_FUNCTION(act_query) {
   // Fenced mode: commits become visible in id order, so every visible id is
   // already at or below the horizon and the cap would filter nothing.
   query.capped = pg::ConcurrentMode() && core::NeedsHorizonCap(query);
+  query.hide_pii = !pg::CallerMayReadPii();
+  // Checked here so that the error names the argument, not an internal statement.
+  if (query.stream && !query.stream_exact) pg::ValidatePattern(pg::TextArg(fcinfo, pg::kStream), "stream");
 
   long long max_events = 0;
   if (!PG_ARGISNULL(pg::kMaxEvents)) {

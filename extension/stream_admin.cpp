@@ -96,8 +96,9 @@ void RequireArgument(FunctionCallInfo fcinfo, int index, const char* name) {
 using namespace act;
 using core::SelectorStatement;
 
+// A NULL `until` clears the deferral: the rows are claimable again at once.
 ACT_SQL_FUNCTION(act_defer) {
-  pg::RequireArgument(fcinfo, 1, "until");
+  if (PG_ARGISNULL(1)) return pg::UpdateCount(fcinfo, SelectorStatement::kUndefer, std::nullopt);
   return pg::UpdateCount(fcinfo, SelectorStatement::kDefer, std::pair<Oid, Datum>(TIMESTAMPTZOID, PG_GETARG_DATUM(1)));
 }
 

@@ -1,6 +1,7 @@
 // act.subscribe(subscriptions, correlated_at, correlator): register and merge
 // reaction targets, back-fill new ones, advance the correlate checkpoint and
 // take or renew the correlator lease — one call (reference §2.5).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -8,6 +9,7 @@
 
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
+#include "act/core/text.hpp"
 #include "arrays.hpp"
 #include "error_bridge.hpp"
 #include "json_args.hpp"
@@ -20,7 +22,8 @@ namespace act::pg {
 namespace {
 
 const Oid kExistingArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_existing_plan("SELECT s.stream FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1, kExistingArgTypes);
+SavedPlan g_existing_plan("SELECT s.stream, s.source, s.names FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1,
+                          kExistingArgTypes);
 
 const Oid kInsertArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
 SavedPlan g_insert_plan(
@@ -86,13 +89,47 @@ SavedPlan g_summary_plan(
     "       coalesce((SELECT c.at FROM act.correlators c WHERE c.key = $1), -1)",
     1, kSummaryArgTypes);
 
+std::optional<std::vector<std::string>> Sorted(std::optional<std::vector<std::string>> names) {
+  if (names) std::sort(names->begin(), names->end());
+  return names;
+}
+
+std::string Describe(const std::optional<std::string>& source, const std::optional<std::vector<std::string>>& names) {
+  return "source " + (source ? core::Quoted(*source) : std::string("NULL (every stream)")) + ", names " +
+         (names ? nlohmann::json(*names).dump() : std::string("NULL (every name)"));
+}
+
+// A row's source and names are fixed when it is first created: a request
+// that asks for others changes nothing, and says so rather than keep silent.
+void NoticeFixedFields(const core::SubscriptionEntry& entry, std::optional<std::string> source,
+                       std::optional<std::vector<std::string>> names) {
+  if (entry.source == source && Sorted(entry.names) == Sorted(names)) return;
+  const std::string message = "subscription " + core::Quoted(entry.stream) + " keeps its " + Describe(source, names) +
+                              "; the requested " + Describe(entry.source, entry.names) + " changed nothing";
+  const char* text = message.c_str();
+  Guard([text] {
+    ereport(NOTICE, (errmsg("%s", text),
+                     errhint("A subscription's source and names are set when it is created; subscribe under a new "
+                             "stream name to change them.")));
+  });
+}
+
 std::unordered_set<std::string> ExistingStreams(const std::vector<core::SubscriptionEntry>& entries) {
   std::vector<Datum> names;
   for (const auto& entry : entries) names.push_back(MakeText(entry.stream));
   Datum args[1] = {MakeArray(names, nullptr, TEXTOID)};
   Execute(g_existing_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
   std::unordered_set<std::string> existing;
-  for (uint64 row = 0; row < RowCount(); ++row) existing.emplace(*RowText(row, 1));
+  for (uint64 row = 0; row < RowCount(); ++row) {
+    const std::string stream(*RowText(row, 1));
+    std::optional<std::string> source;
+    if (auto text = RowText(row, 2)) source = std::string(*text);
+    std::optional<std::vector<std::string>> row_names = RowTextArray(row, 3);
+    // Entries are merged per stream: one matches.
+    const auto entry = std::find_if(entries.begin(), entries.end(), [&stream](const auto& e) { return e.stream == stream; });
+    if (entry != entries.end()) NoticeFixedFields(*entry, std::move(source), std::move(row_names));
+    existing.emplace(stream);
+  }
   return existing;
 }
 

@@ -6,7 +6,7 @@ namespace act::core {
 
 std::uint32_t EventQuery::Key() const {
   const bool flags[] = {stream, stream_exact, after,    before,    names,  created_after,
-                        created_before, correlation, with_snaps, backward, capped};
+                        created_before, correlation, with_snaps, backward, capped, hide_pii};
   std::uint32_t key = 0;
   for (bool flag : flags) key = (key << 1) | (flag ? 1u : 0u);
   return key;
@@ -31,7 +31,9 @@ std::string EventQuerySql(const EventQuery& query) {
   if (!query.with_snaps) where.push_back("name <> '__snapshot__'");
   if (query.capped) where.push_back("id <= $8");
 
-  std::string sql = "SELECT * FROM act.events";
+  std::string sql = query.hide_pii
+                        ? "SELECT id, stream, version, name, data, meta, NULL::jsonb AS pii, created, hash FROM act.events"
+                        : "SELECT * FROM act.events";
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   // Within one stream version order is id order, and (stream, version) is
   // indexed: a generic plan then never walks the whole log for one stream.

@@ -1,6 +1,7 @@
 #include "act/core/json_fields.hpp"
 
 #include "act/core/errors.hpp"
+#include "act/core/text.hpp"
 
 namespace act::core {
 
@@ -23,8 +24,32 @@ void RequireObject(const nlohmann::json& value, const std::string& what) {
   if (!value.is_object()) throw ValidationError(what + " must be a JSON object, not " + JsonTypeName(value));
 }
 
-JsonFields::JsonFields(const nlohmann::json& object, std::string path) : object_(object), path_(std::move(path)) {
+std::string UnknownKeyMessage(const std::string& path, std::string_view key,
+                              std::initializer_list<const char*> known) {
+  std::string message = path + ": unknown key " + Quoted(key) + " (known:";
+  const char* separator = " ";
+  for (const char* name : known) {
+    message += separator;
+    message += name;
+    separator = ", ";
+  }
+  return message + ")";
+}
+
+void RejectUnknownKeys(const nlohmann::json& object, const std::string& path,
+                       std::initializer_list<const char*> known) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    bool listed = false;
+    for (const char* name : known) listed = listed || key == name;
+    if (!listed) throw ValidationError(UnknownKeyMessage(path, key, known));
+  }
+}
+
+JsonFields::JsonFields(const nlohmann::json& object, std::string path, std::initializer_list<const char*> known)
+    : object_(object), path_(std::move(path)) {
   RequireObject(object_, path_);
+  RejectUnknownKeys(object_, path_, known);
 }
 
 const nlohmann::json* JsonFields::Find(const char* key) const {

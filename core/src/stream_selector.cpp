@@ -38,7 +38,8 @@ StreamSelector ParseSelector(const nlohmann::json& input, SelectorUse use) {
   if (!input.is_object())
     throw ValidationError(name + " must be a JSON array of stream names or a filter object, not " +
                           JsonTypeName(input));
-  const JsonFields fields(input, name);
+  const JsonFields fields(input, name,
+                          {"stream", "stream_exact", "source", "source_exact", "blocked", "lane", "source_matches"});
   selector.stream = fields.OptionalString("stream");
   selector.stream_exact = fields.OptionalBool("stream_exact").value_or(false);
   selector.source = fields.OptionalString("source");
@@ -75,6 +76,8 @@ std::string SelectorStatementSql(SelectorStatement statement, const StreamSelect
   switch (statement) {
     case SelectorStatement::kDefer:
       return "UPDATE act.subscription_rows s SET deferred_at = $7, retry = -1" + where;
+    case SelectorStatement::kUndefer:
+      return "UPDATE act.subscription_rows s SET deferred_at = NULL" + where + " AND s.deferred_at IS NOT NULL";
     case SelectorStatement::kReset:
       return "UPDATE act.subscription_rows s SET at = -1, retry = -1, blocked = false, error = NULL, " + released + where;
     case SelectorStatement::kUnblock:

@@ -20,7 +20,8 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<std::int32_t>::max();
 std::string Item(const char* what, std::size_t index) { return std::string(what) + "[" + std::to_string(index) + "]"; }
 
 SubscriptionEntry ReadSubscription(const nlohmann::json& item, std::size_t index) {
-  const JsonFields fields(item, Item("subscriptions", index));
+  const JsonFields fields(item, Item("subscriptions", index),
+                          {"stream", "source", "names", "priority", "lane", "correlated_at"});
   SubscriptionEntry entry;
   entry.stream = fields.RequiredString("stream");
   ValidateStreamName(entry.stream, fields.PathOf("stream"));
@@ -61,7 +62,7 @@ std::vector<SubscriptionEntry> ParseSubscriptions(const nlohmann::json& input) {
 
 std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input) {
   if (input.is_null()) return std::nullopt;
-  const JsonFields fields(input, "correlator");
+  const JsonFields fields(input, "correlator", {"key", "by", "millis"});
   CorrelatorLease lease;
   lease.key = fields.RequiredString("key");
   lease.by = fields.RequiredString("by");
@@ -74,7 +75,12 @@ std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use) {
   std::vector<LeaseEntry> entries;
   std::unordered_map<std::string, std::size_t> position;
   for (std::size_t i = 0; i < input.size(); ++i) {
-    const JsonFields fields(input[i], Item("leases", i));
+    // A claim row passed back as it is carries source and lane too.
+    const JsonFields fields =
+        use == LeaseUse::kAck
+            ? JsonFields(input[i], Item("leases", i), {"stream", "by", "at", "lagging", "retry", "due", "source", "lane"})
+            : JsonFields(input[i], Item("leases", i),
+                         {"stream", "by", "error", "lagging", "source", "at", "retry", "lane"});
     LeaseEntry entry;
     entry.stream = fields.RequiredString("stream");
     ValidateStreamName(entry.stream, fields.PathOf("stream"));

@@ -1,8 +1,11 @@
 #include "act/core/validation.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "act/core/errors.hpp"
+#include "act/core/json_fields.hpp"
 #include "act/core/text.hpp"
 
 namespace act::core {
@@ -31,6 +34,7 @@ void ValidateEvent(std::string_view stream, std::size_t index, const EventShape&
   const std::string where = "event " + std::to_string(index) + " of stream " + Quoted(stream);
   if (shape.element != JsonKind::kObject)
     throw ValidationError(where + " must be a JSON object, not " + std::string(JsonKindName(shape.element)));
+  if (shape.unknown_key) throw ValidationError(UnknownKeyMessage(where, *shape.unknown_key, kEventKeys));
   if (shape.name_kind == JsonKind::kAbsent || shape.name_kind == JsonKind::kNull)
     throw ValidationError(where + " has no \"name\"");
   if (shape.name_kind != JsonKind::kString)
@@ -51,8 +55,10 @@ void ValidateEvent(std::string_view stream, std::size_t index, const EventShape&
 }
 
 void ValidateExpectedVersion(std::string_view stream, std::optional<long long> expected) {
-  if (expected && *expected < -1)
-    throw ValidationError("expected_version for stream " + Quoted(stream) + " must be -1 or more, not " +
+  // bigint in SQL (drivers that bind int8 are served); versions are int4.
+  if (expected && (*expected < -1 || *expected > std::numeric_limits<std::int32_t>::max()))
+    throw ValidationError("expected_version for stream " + Quoted(stream) + " must be -1 to " +
+                          std::to_string(std::numeric_limits<std::int32_t>::max()) + ", not " +
                           std::to_string(*expected));
 }
 

@@ -3,11 +3,14 @@
 -- No pinned search_path, unlike the other owner-rights functions: setting it
 -- costs every commit a GUC change, and nothing in act.commit resolves a name
 -- through it (its few statements name every schema; test/sql/security.sql).
-CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version int DEFAULT NULL)
+-- expected_version is bigint so that drivers binding int8 (JDBC setLong, many
+-- ORMs) resolve it; int arguments and untyped literals resolve as before, and
+-- one function leaves no call ambiguous.
+CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version bigint DEFAULT NULL)
 RETURNS SETOF act.events
 LANGUAGE c VOLATILE SECURITY DEFINER
 AS 'MODULE_PATHNAME', 'act_commit';
-COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, int) IS
+COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, bigint) IS
   'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
 
 CREATE FUNCTION act.forget_pii(stream text) RETURNS bigint

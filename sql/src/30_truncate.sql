@@ -9,6 +9,20 @@ BEGIN
   RETURN value;
 END $$;
 
+-- A key the caller's object may not carry is an error (22023), never a
+-- silent default: a misspelt "befor" must not close a whole stream.
+CREATE FUNCTION act._require_known_keys(value jsonb, what text, known text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  unknown text;
+BEGIN
+  SELECT k INTO unknown FROM jsonb_object_keys(value) AS k WHERE k <> ALL (known) ORDER BY k LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION '%: unknown key "%" (known: %)', what, unknown, array_to_string(known, ', ')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+END $$;
+
 CREATE FUNCTION act._require_stream(value jsonb, what text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -56,6 +70,8 @@ BEGIN
     IF jsonb_typeof(target) <> 'object' THEN
       RAISE EXCEPTION 'targets[%] must be a JSON object', position USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    PERFORM act._require_known_keys(target, format('targets[%s]', position),
+                                    ARRAY['stream', 'snapshot', 'meta', 'before', 'max_id']);
     PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
     IF (SELECT count(*) FROM jsonb_array_elements(targets) t WHERE t ->> 'stream' = target ->> 'stream') > 1 THEN
       RAISE EXCEPTION 'targets name stream "%" more than once', target ->> 'stream' USING ERRCODE = 'invalid_parameter_value';

@@ -6,6 +6,47 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
 RETURN jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, 'name', e.name,
                           'data', e.data, 'meta', e.meta, 'created', e.created);
 
+-- Strict reads of option values: a JSON boolean, a JSON integer; absent or
+-- null is NULL. "yes", 1 or "5" are errors, not guesses.
+CREATE FUNCTION act._json_boolean(value jsonb, what text) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(value) <> 'boolean' THEN
+    RAISE EXCEPTION '% must be a boolean (true or false), not %', what, jsonb_typeof(value)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value::boolean;
+END $$;
+
+CREATE FUNCTION act._json_integer(value jsonb, what text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(value) <> 'number' THEN
+    RAISE EXCEPTION '% must be an integer, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Nested: SQL does not promise to evaluate OR's operands in order.
+  IF value::numeric <> trunc(value::numeric) OR value::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN
+    RAISE EXCEPTION '% must be an integer, not %', what, value::text USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value::bigint;
+END $$;
+
+-- An invalid pattern is refused before any row is read (2201B), with a
+-- message naming the argument and no internal statement.
+CREATE FUNCTION act._require_regex(pattern text, what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM '' ~ pattern;
+EXCEPTION WHEN invalid_regular_expression THEN
+  RAISE EXCEPTION '% is not a valid regular expression: %', what, SQLERRM USING ERRCODE = 'invalid_regular_expression';
+END $$;
+
 CREATE FUNCTION act.query_stats(streams jsonb DEFAULT '{}', options jsonb DEFAULT '{}')
 RETURNS TABLE(stream text, head jsonb, tail jsonb, count bigint, names jsonb)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
@@ -20,7 +61,7 @@ DECLARE
   excluded text[];
   before_id bigint;
   after_stream text;
-  max_streams int;
+  max_streams bigint;
 BEGIN
   IF streams IS NULL OR jsonb_typeof(streams) NOT IN ('array', 'object') THEN
     RAISE EXCEPTION 'streams must be a JSON array of stream names or an object {"stream", "stream_exact"}'
@@ -38,35 +79,41 @@ BEGIN
       RETURN;
     END IF;
   ELSE
+    PERFORM act._require_known_keys(streams, 'streams', ARRAY['stream', 'stream_exact']);
     IF streams ? 'stream' AND jsonb_typeof(streams -> 'stream') NOT IN ('string', 'null') THEN
       RAISE EXCEPTION 'streams.stream must be a string' USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF streams ? 'stream_exact' AND jsonb_typeof(streams -> 'stream_exact') NOT IN ('boolean', 'null') THEN
-      RAISE EXCEPTION 'streams.stream_exact must be a boolean' USING ERRCODE = 'invalid_parameter_value';
-    END IF;
     pattern := streams ->> 'stream';
-    exact := coalesce((streams ->> 'stream_exact')::boolean, true);
+    -- A pattern unless stream_exact is true, as in selectors.
+    exact := coalesce(act._json_boolean(streams -> 'stream_exact', 'streams.stream_exact'), false);
+    IF pattern IS NOT NULL AND NOT exact THEN
+      PERFORM act._require_regex(pattern, 'streams.stream');
+    END IF;
   END IF;
-  BEGIN
-    want_tail := coalesce((options ->> 'tail')::boolean, false);
-    want_count := coalesce((options ->> 'count')::boolean, false);
-    want_names := coalesce((options ->> 'names')::boolean, false);
-    before_id := (options ->> 'before')::bigint;
-    max_streams := (options ->> 'limit')::int;
-  EXCEPTION WHEN invalid_text_representation OR numeric_value_out_of_range THEN
-    RAISE EXCEPTION 'options: tail, count and names must be booleans, before and limit numbers (%)', SQLERRM
-      USING ERRCODE = 'invalid_parameter_value';
-  END;
+  PERFORM act._require_known_keys(options, 'options',
+                                  ARRAY['tail', 'count', 'names', 'exclude', 'before', 'after', 'limit']);
+  want_tail := coalesce(act._json_boolean(options -> 'tail', 'options.tail'), false);
+  want_count := coalesce(act._json_boolean(options -> 'count', 'options.count'), false);
+  want_names := coalesce(act._json_boolean(options -> 'names', 'options.names'), false);
+  before_id := act._json_integer(options -> 'before', 'options.before');
+  max_streams := act._json_integer(options -> 'limit', 'options.limit');
   IF options ? 'after' AND jsonb_typeof(options -> 'after') NOT IN ('string', 'null') THEN
-    RAISE EXCEPTION 'options.after must be a stream name' USING ERRCODE = 'invalid_parameter_value';
+    RAISE EXCEPTION 'options.after must be a stream name (a JSON string), not %', jsonb_typeof(options -> 'after')
+      USING ERRCODE = 'invalid_parameter_value';
   END IF;
   after_stream := options ->> 'after';
   IF options ? 'exclude' AND jsonb_typeof(options -> 'exclude') NOT IN ('array', 'null') THEN
-    RAISE EXCEPTION 'options.exclude must be an array of event names' USING ERRCODE = 'invalid_parameter_value';
+    RAISE EXCEPTION 'options.exclude must be an array of event names, not %', jsonb_typeof(options -> 'exclude')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(nullif(options -> 'exclude', 'null'), '[]')) x
+              WHERE jsonb_typeof(x) <> 'string') THEN
+    RAISE EXCEPTION 'options.exclude must hold only event names (JSON strings)' USING ERRCODE = 'invalid_parameter_value';
   END IF;
   excluded := ARRAY(SELECT jsonb_array_elements_text(coalesce(nullif(options -> 'exclude', 'null'), '[]')));
-  IF max_streams IS NOT NULL AND max_streams < 0 THEN
-    RAISE EXCEPTION 'options.limit must be 0 or more' USING ERRCODE = 'invalid_parameter_value';
+  IF max_streams IS NOT NULL AND (max_streams < 0 OR max_streams > 2147483647) THEN
+    RAISE EXCEPTION 'options.limit must be 0 (no limit) to 2147483647, not %', max_streams
+      USING ERRCODE = 'invalid_parameter_value';
   END IF;
 
   RETURN QUERY

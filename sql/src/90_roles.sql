@@ -6,10 +6,13 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_writer') THEN CREATE ROLE act_writer NOLOGIN; END IF;
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_worker') THEN CREATE ROLE act_worker NOLOGIN; END IF;
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_admin') THEN CREATE ROLE act_admin NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_pii_reader') THEN CREATE ROLE act_pii_reader NOLOGIN; END IF;
   -- Each role includes the one before it.
   IF NOT pg_has_role('act_writer', 'act_reader', 'MEMBER') THEN GRANT act_reader TO act_writer; END IF;
   IF NOT pg_has_role('act_worker', 'act_writer', 'MEMBER') THEN GRANT act_writer TO act_worker; END IF;
   IF NOT pg_has_role('act_admin', 'act_worker', 'MEMBER') THEN GRANT act_worker TO act_admin; END IF;
+  -- Personal data is its own grant: no other role includes this one.
+  IF NOT pg_has_role('act_pii_reader', 'act_reader', 'MEMBER') THEN GRANT act_reader TO act_pii_reader; END IF;
 END $$;
 
 REVOKE ALL ON ALL FUNCTIONS IN SCHEMA act FROM PUBLIC;
@@ -17,7 +20,10 @@ REVOKE ALL ON ALL TABLES IN SCHEMA act FROM PUBLIC;
 REVOKE ALL ON ALL SEQUENCES IN SCHEMA act FROM PUBLIC;
 GRANT USAGE ON SCHEMA act TO act_reader;
 -- Reading the tables directly is allowed; writing them is not (append-only).
-GRANT SELECT ON act.events, act.subscriptions, act.subscription_rows, act.wide_marks, act.correlators, act.stream_anchors
+-- The pii column only for act_pii_reader (act.query returns it as NULL to others).
+GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.events TO act_reader;
+GRANT SELECT (pii) ON act.events TO act_pii_reader;
+GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_marks, act.correlators, act.stream_anchors
   TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
@@ -26,7 +32,7 @@ GRANT EXECUTE ON FUNCTION
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
   act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int)
   TO act_reader;
-GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, int), act.forget_pii(text) TO act_writer;
+GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),

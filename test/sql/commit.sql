@@ -2,8 +2,8 @@
 BEGIN;
 SELECT plan(67);
 
-SELECT has_function('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'act.commit(stream, events, meta, expected_version)');
-SELECT function_returns('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'integer'], 'setof act.events', 'returns SETOF act.events');
+SELECT has_function('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'bigint'], 'act.commit(stream, events, meta, expected_version bigint)');
+SELECT function_returns('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'bigint'], 'setof act.events', 'returns SETOF act.events');
 
 -- Happy path
 CREATE TEMP TABLE c1 AS SELECT * FROM act.commit('order-1',
@@ -89,7 +89,7 @@ SELECT throws_ok(format($$SELECT * FROM act.commit('%s', '[{"name": "B"}]', '{}'
 SELECT throws_ok($$SELECT * FROM act.commit(NULL, '[{"name": "A"}]')$$, '22004', 'stream must not be null', 'NULL stream');
 SELECT throws_ok($$SELECT * FROM act.commit('s', NULL)$$, '22004', 'events for stream "s" must not be null', 'NULL events');
 SELECT throws_ok($$SELECT * FROM act.commit('s', '[{"name": "A"}]', '{}', -2)$$, '22023',
-  'expected_version for stream "s" must be -1 or more, not -2', 'expected_version below -1');
+  'expected_version for stream "s" must be -1 to 2147483647, not -2', 'expected_version below -1');
 SELECT throws_ok($$SELECT * FROM act.commit('s', '[{"name": "A\u0000"}]')$$, '22P05', NULL,
   'a NUL character is refused by the jsonb parser');
 SELECT is((SELECT count(*) FROM act.events), (SELECT n + 2 FROM before_bad), 'bad input wrote nothing (only the two good commits landed)');

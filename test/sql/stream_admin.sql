@@ -63,7 +63,7 @@ SELECT throws_ok($$SELECT act.reset('"mail"')$$, '22023', 'selector must be a JS
 SELECT throws_ok($$SELECT act.reset('[1]')$$, '22023', 'selector[0] must be a stream name, not a number', 'names must be strings');
 SELECT throws_ok($$SELECT act.reset('{"blocked": "yes"}')$$, '22023', 'selector.blocked must be a boolean, not a string', 'a typed filter field');
 SELECT throws_ok($$SELECT act.reset('{"stream": "proj-("}')$$, '2201B', NULL, 'an invalid stream regex: 2201B');
-SELECT throws_ok($$SELECT act.defer('["mail"]', NULL)$$, '22004', 'until must not be null', 'defer needs a time');
+SELECT throws_ok($$SELECT act.defer(NULL, now())$$, '22004', 'selector must not be null', 'defer needs a selector');
 SELECT throws_ok($$SELECT * FROM act.query_streams('{}', NULL, -1)$$, '22023', 'max_streams must be 0 (no limit) or more, not -1', 'negative max_streams');
 SELECT ok((SELECT count(*) = 0 FROM (SELECT * FROM act.subscriptions EXCEPT SELECT * FROM snapshot) changed), 'nothing changed');
 

@@ -32,6 +32,7 @@ struct EventQuery {
   bool with_snaps = false;
   bool backward = false;
   bool capped = false;  // stay at or below the horizon
+  bool hide_pii = false;  // the caller may not read pii: it reads as NULL
 
   // One bit per flag: the key of the plan cache.
   std::uint32_t Key() const;

@@ -48,7 +48,8 @@ struct LeaseEntry {
   bool HasDue() const { return due_epoch_ms.has_value() || due_text.has_value(); }
 };
 
-// Extra keys are ignored, so a claim row can be passed back as it is.
+// Keys other than a lease's own and a claim row's columns are errors, so a
+// claim row can be passed back as it is but a misspelt key is refused.
 // A later entry for the same stream replaces an earlier one.
 std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use);
 

@@ -1,6 +1,7 @@
 #pragma once
 // Input rules shared by every entry point that takes stream or event names.
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -32,7 +33,9 @@ struct EventShape {
   std::string_view name;  // valid when name_kind == kString
   JsonKind data_kind = JsonKind::kAbsent;
   JsonKind pii_kind = JsonKind::kAbsent;
+  std::optional<std::string_view> unknown_key;  // a key other than name, data, pii
 };
+inline constexpr std::initializer_list<const char*> kEventKeys = {"name", "data", "pii"};
 void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape);
 
 // expected_version: NULL (no check), -1 (stream must not exist) or >= 0.

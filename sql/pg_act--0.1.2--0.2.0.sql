@@ -1,0 +1,299 @@
+-- pg_act 0.1.2 -> 0.2.0.
+-- - Strict input: every JSON argument refuses a key its function does not
+--   know (22023 naming the key); act.query_stats types its options strictly
+--   and reads {"stream": p} as a pattern unless stream_exact is true.
+-- - act.commit takes expected_version as bigint (drivers that bind int8).
+-- - Personal data: the role act_pii_reader alone may read act.events.pii;
+--   act_reader keeps SELECT on every other column, and act.query returns
+--   pii as NULL to callers without it.
+-- - The library (no SQL change): act.ack refuses a watermark beyond what any
+--   read could have reached; act.defer(selector, NULL) clears a deferral;
+--   re-subscribing with another source or names raises a NOTICE.
+\echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.0'" to load this file. \quit
+
+-- act.commit: expected_version becomes bigint (one function, so no call is ambiguous).
+DROP FUNCTION act.commit(text, jsonb, jsonb, int);
+CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version bigint DEFAULT NULL)
+RETURNS SETOF act.events
+LANGUAGE c VOLATILE SECURITY DEFINER
+AS 'MODULE_PATHNAME', 'act_commit';
+COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, bigint) IS
+  'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
+
+REVOKE ALL ON FUNCTION act.commit(text, jsonb, jsonb, bigint) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint) TO act_writer;
+
+-- Strict reads of JSON arguments in SQL.
+CREATE FUNCTION act._require_known_keys(value jsonb, what text, known text[]) RETURNS void
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  unknown text;
+BEGIN
+  SELECT k INTO unknown FROM jsonb_object_keys(value) AS k WHERE k <> ALL (known) ORDER BY k LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION '%: unknown key "%" (known: %)', what, unknown, array_to_string(known, ', ')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+END $$;
+
+CREATE FUNCTION act._json_boolean(value jsonb, what text) RETURNS boolean
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(value) <> 'boolean' THEN
+    RAISE EXCEPTION '% must be a boolean (true or false), not %', what, jsonb_typeof(value)
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value::boolean;
+END $$;
+
+CREATE FUNCTION act._json_integer(value jsonb, what text) RETURNS bigint
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+    RETURN NULL;
+  END IF;
+  IF jsonb_typeof(value) <> 'number' THEN
+    RAISE EXCEPTION '% must be an integer, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Nested: SQL does not promise to evaluate OR's operands in order.
+  IF value::numeric <> trunc(value::numeric) OR value::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN
+    RAISE EXCEPTION '% must be an integer, not %', what, value::text USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN value::bigint;
+END $$;
+
+CREATE FUNCTION act._require_regex(pattern text, what text) RETURNS void
+LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  PERFORM '' ~ pattern;
+EXCEPTION WHEN invalid_regular_expression THEN
+  RAISE EXCEPTION '% is not a valid regular expression: %', what, SQLERRM USING ERRCODE = 'invalid_regular_expression';
+END $$;
+
+REVOKE ALL ON FUNCTION act._require_known_keys(jsonb, text, text[]), act._json_boolean(jsonb, text),
+  act._json_integer(jsonb, text), act._require_regex(text, text) FROM PUBLIC;
+
+CREATE OR REPLACE FUNCTION act.truncate(targets jsonb)
+RETURNS TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  target jsonb;
+  position int := 0;
+  target_stream text;
+  seed_name text;
+  seed_data jsonb;
+  seed_meta jsonb;
+  window_before timestamptz;
+  window_max_id bigint;
+  boundary record;
+  predecessor bytea;
+  removed bigint;
+  seeded record;
+  now_ts timestamptz := now();
+BEGIN
+  IF targets IS NULL OR jsonb_typeof(targets) <> 'array' THEN
+    RAISE EXCEPTION 'targets must be a JSON array, not %', coalesce(jsonb_typeof(targets), 'null')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  -- Validate everything first: bad input writes nothing.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) AS t LOOP
+    IF jsonb_typeof(target) <> 'object' THEN
+      RAISE EXCEPTION 'targets[%] must be a JSON object', position USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM act._require_known_keys(target, format('targets[%s]', position),
+                                    ARRAY['stream', 'snapshot', 'meta', 'before', 'max_id']);
+    PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
+    IF (SELECT count(*) FROM jsonb_array_elements(targets) t WHERE t ->> 'stream' = target ->> 'stream') > 1 THEN
+      RAISE EXCEPTION 'targets name stream "%" more than once', target ->> 'stream' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF target ? 'before' AND jsonb_typeof(target -> 'before') <> 'null' THEN
+      IF target ? 'snapshot' AND jsonb_typeof(target -> 'snapshot') <> 'null' THEN
+        RAISE EXCEPTION 'targets[%] has both "snapshot" and "before"', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      IF jsonb_typeof(target -> 'before') <> 'string' THEN
+        RAISE EXCEPTION 'targets[%].before must be a timestamp string', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'before')::timestamptz;
+      IF target ? 'max_id' AND jsonb_typeof(target -> 'max_id') NOT IN ('number', 'null') THEN
+        RAISE EXCEPTION 'targets[%].max_id must be a number', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM (target ->> 'max_id')::bigint;
+    ELSE
+      IF target ? 'max_id' THEN
+        RAISE EXCEPTION 'targets[%].max_id needs "before" (a retention window)', position USING ERRCODE = 'invalid_parameter_value';
+      END IF;
+      PERFORM act._require_object(nullif(target -> 'snapshot', 'null'), format('targets[%s].snapshot', position));
+      PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
+    END IF;
+    position := position + 1;
+  END LOOP;
+
+  -- The same fence as act.commit in fenced mode (ids stay visible in id
+  -- order); in concurrent mode, the in-flight bound before taking ids.
+  PERFORM act._before_taking_ids();
+
+  -- Full targets first, then windowed ones, each group in input order.
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE NOT (t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null') ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    seed_data := nullif(target -> 'snapshot', 'null');
+    seed_name := CASE WHEN seed_data IS NULL THEN '__tombstone__' ELSE '__snapshot__' END;
+    seed_data := coalesce(seed_data, '{}');
+    seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
+    PERFORM act._require_latest_head(target_stream);
+    DELETE FROM act.events e WHERE e.stream = target_stream;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
+    INSERT INTO act.events AS e (stream, version, name, data, meta, created, hash)
+    VALUES (target_stream, 0, seed_name, seed_data, seed_meta, now_ts,
+            act.event_hash('\x0000000000000000000000000000000000000000000000000000000000000000'::bytea,
+                           target_stream, 0, seed_name, seed_data, seed_meta, now_ts))
+    RETURNING e.id, e.version, e.name INTO seeded;
+    stream := target_stream; deleted := removed; id := seeded.id; version := seeded.version;
+    name := seeded.name; before := NULL;
+    RETURN NEXT;
+  END LOOP;
+
+  FOR target IN SELECT t FROM jsonb_array_elements(targets) WITH ORDINALITY AS a(t, n)
+                 WHERE t ? 'before' AND jsonb_typeof(t -> 'before') <> 'null' ORDER BY n LOOP
+    target_stream := target ->> 'stream';
+    window_before := (target ->> 'before')::timestamptz;
+    window_max_id := (target ->> 'max_id')::bigint;
+    SELECT e.id, e.version, e.name INTO boundary
+      FROM act.events e
+     WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before
+       AND (window_max_id IS NULL OR e.id <= window_max_id)
+     ORDER BY e.id DESC LIMIT 1;
+    CONTINUE WHEN NOT FOUND;
+    -- Keep the chain verifiable: remember the hash the boundary was chained to.
+    SELECT e.hash INTO predecessor FROM act.events e
+     WHERE e.stream = target_stream AND e.version = boundary.version - 1;
+    IF FOUND THEN
+      INSERT INTO act.stream_anchors AS a (stream, version, prev) VALUES (target_stream, boundary.version, predecessor)
+      ON CONFLICT ON CONSTRAINT stream_anchors_pkey DO UPDATE SET version = excluded.version, prev = excluded.prev;
+    END IF;
+    DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;
+    name := boundary.name; before := window_before;
+    RETURN NEXT;
+  END LOOP;
+END $$;
+COMMENT ON FUNCTION act.truncate(jsonb) IS
+  'Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window';
+
+CREATE OR REPLACE FUNCTION act.query_stats(streams jsonb DEFAULT '{}', options jsonb DEFAULT '{}')
+RETURNS TABLE(stream text, head jsonb, tail jsonb, count bigint, names jsonb)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+  stream_list text[];
+  pattern text;
+  exact boolean := true;
+  want_tail boolean;
+  want_count boolean;
+  want_names boolean;
+  excluded text[];
+  before_id bigint;
+  after_stream text;
+  max_streams bigint;
+BEGIN
+  IF streams IS NULL OR jsonb_typeof(streams) NOT IN ('array', 'object') THEN
+    RAISE EXCEPTION 'streams must be a JSON array of stream names or an object {"stream", "stream_exact"}'
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
+    RAISE EXCEPTION 'options must be a JSON object' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF jsonb_typeof(streams) = 'array' THEN
+    IF EXISTS (SELECT 1 FROM jsonb_array_elements(streams) s WHERE jsonb_typeof(s) <> 'string') THEN
+      RAISE EXCEPTION 'streams must hold only stream names (JSON strings)' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    stream_list := ARRAY(SELECT jsonb_array_elements_text(streams));
+    IF cardinality(stream_list) = 0 THEN
+      RETURN;
+    END IF;
+  ELSE
+    PERFORM act._require_known_keys(streams, 'streams', ARRAY['stream', 'stream_exact']);
+    IF streams ? 'stream' AND jsonb_typeof(streams -> 'stream') NOT IN ('string', 'null') THEN
+      RAISE EXCEPTION 'streams.stream must be a string' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    pattern := streams ->> 'stream';
+    -- A pattern unless stream_exact is true, as in selectors.
+    exact := coalesce(act._json_boolean(streams -> 'stream_exact', 'streams.stream_exact'), false);
+    IF pattern IS NOT NULL AND NOT exact THEN
+      PERFORM act._require_regex(pattern, 'streams.stream');
+    END IF;
+  END IF;
+  PERFORM act._require_known_keys(options, 'options',
+                                  ARRAY['tail', 'count', 'names', 'exclude', 'before', 'after', 'limit']);
+  want_tail := coalesce(act._json_boolean(options -> 'tail', 'options.tail'), false);
+  want_count := coalesce(act._json_boolean(options -> 'count', 'options.count'), false);
+  want_names := coalesce(act._json_boolean(options -> 'names', 'options.names'), false);
+  before_id := act._json_integer(options -> 'before', 'options.before');
+  max_streams := act._json_integer(options -> 'limit', 'options.limit');
+  IF options ? 'after' AND jsonb_typeof(options -> 'after') NOT IN ('string', 'null') THEN
+    RAISE EXCEPTION 'options.after must be a stream name (a JSON string), not %', jsonb_typeof(options -> 'after')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  after_stream := options ->> 'after';
+  IF options ? 'exclude' AND jsonb_typeof(options -> 'exclude') NOT IN ('array', 'null') THEN
+    RAISE EXCEPTION 'options.exclude must be an array of event names, not %', jsonb_typeof(options -> 'exclude')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  IF EXISTS (SELECT 1 FROM jsonb_array_elements(coalesce(nullif(options -> 'exclude', 'null'), '[]')) x
+              WHERE jsonb_typeof(x) <> 'string') THEN
+    RAISE EXCEPTION 'options.exclude must hold only event names (JSON strings)' USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  excluded := ARRAY(SELECT jsonb_array_elements_text(coalesce(nullif(options -> 'exclude', 'null'), '[]')));
+  IF max_streams IS NOT NULL AND (max_streams < 0 OR max_streams > 2147483647) THEN
+    RAISE EXCEPTION 'options.limit must be 0 (no limit) to 2147483647, not %', max_streams
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+
+  RETURN QUERY
+  WITH filtered AS MATERIALIZED (
+    SELECT e.* FROM act.events e
+     WHERE (stream_list IS NULL OR e.stream = ANY (stream_list))
+       AND (pattern IS NULL OR (exact AND e.stream = pattern) OR (NOT exact AND e.stream ~ pattern))
+       AND e.name <> ALL (excluded)
+       AND (before_id IS NULL OR e.id < before_id)
+       AND (after_stream IS NULL OR e.stream COLLATE "C" > after_stream COLLATE "C")
+  ), heads AS (
+    SELECT DISTINCT ON (f.stream) f.stream, act._event_json(f) AS head
+      FROM filtered f ORDER BY f.stream, f.version DESC
+  ), tails AS (
+    SELECT DISTINCT ON (f.stream) f.stream, act._event_json(f) AS tail
+      FROM filtered f WHERE want_tail ORDER BY f.stream, f.version
+  ), counts AS (
+    SELECT g.stream, sum(g.n)::bigint AS count, jsonb_object_agg(g.name, g.n) AS names
+      FROM (SELECT f.stream, f.name, count(*) AS n FROM filtered f
+             WHERE want_count OR want_names GROUP BY f.stream, f.name) g
+     GROUP BY g.stream
+  )
+  SELECT h.stream, h.head, t.tail,
+         CASE WHEN want_count THEN c.count END,
+         CASE WHEN want_names THEN c.names END
+    FROM heads h
+    LEFT JOIN tails t ON t.stream = h.stream
+    LEFT JOIN counts c ON c.stream = h.stream
+   ORDER BY h.stream COLLATE "C"
+   LIMIT CASE WHEN max_streams IS NULL OR max_streams = 0 THEN NULL ELSE max_streams END;
+END $$;
+COMMENT ON FUNCTION act.query_stats(jsonb, jsonb) IS
+  'Per-stream head (and tail, count, names by event) of the streams that have qualifying events';
+
+
+-- Personal data.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_pii_reader') THEN CREATE ROLE act_pii_reader NOLOGIN; END IF;
+  IF NOT pg_has_role('act_pii_reader', 'act_reader', 'MEMBER') THEN GRANT act_reader TO act_pii_reader; END IF;
+END $$;
+REVOKE SELECT ON act.events FROM act_reader;
+GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.events TO act_reader;
+GRANT SELECT (pii) ON act.events TO act_pii_reader;
