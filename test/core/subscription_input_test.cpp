@@ -42,7 +42,7 @@ TEST(ClaimPlan, SqlUsesTheWorkSetPredicateAndSkipLocked) {
 
 TEST(Subscriptions, ParsesAndDefaults) {
   const auto entries = ParseSubscriptions(json::parse(R"([{"stream": "a"}, {"stream": "b", "source": "^x", "names": ["N"],
-      "priority": 2, "lane": "fast", "correlated_at": 9, "extra": true}])"));
+      "priority": 2, "lane": "fast", "correlated_at": 9}])"));
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].lane, "default");
   EXPECT_EQ(entries[0].priority, 0);
@@ -76,6 +76,8 @@ TEST(Subscriptions, RejectsBadShapes) {
             "subscriptions[0].correlated_at must be between -1 and 9223372036854775807, not -2");
   EXPECT_EQ(ErrorOf([] { ParseSubscriptions(json::parse(R"([{"stream": "a", "lane": ""}])")); }),
             "subscriptions[0].lane must not be empty");
+  EXPECT_EQ(ErrorOf([] { ParseSubscriptions(json::parse(R"([{"stream": "a"}, {"stream": "b", "sorce": "x"}])")); }),
+            "subscriptions[1]: unknown key \"sorce\" (known: stream, source, names, priority, lane, correlated_at)");
 }
 
 TEST(Correlator, Parses) {
@@ -121,6 +123,13 @@ TEST(Leases, RejectsBadShapes) {
             "leases[0].due must be an integer, not a boolean");
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w"}])"), LeaseUse::kBlock); }),
             "leases[0].error is required");
+  EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "at": 1, "att": 2}])"), LeaseUse::kAck); }),
+            "leases[0]: unknown key \"att\" (known: stream, by, at, lagging, retry, due, source, lane)");
+  EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"([{"stream": "a", "by": "w", "error": "x", "due": 1}])"), LeaseUse::kBlock); }),
+            "leases[0]: unknown key \"due\" (known: stream, by, error, lagging, source, at, retry, lane)");
+  // A claim row passed back as it is.
+  EXPECT_NO_THROW(ParseLeases(json::parse(R"([{"stream": "a", "source": "s", "at": 1, "by": "w", "retry": 0,
+      "lagging": true, "lane": "default"}])"), LeaseUse::kAck));
   EXPECT_EQ(ErrorOf([] { ParseLeases(json::parse(R"(["a"])"), LeaseUse::kBlock); }),
             "leases[0] must be a JSON object, not a string");
 }

@@ -70,7 +70,9 @@ TEST(Validation, ExpectedVersionAndMeta) {
   EXPECT_NO_THROW(ValidateExpectedVersion("s", -1));
   EXPECT_NO_THROW(ValidateExpectedVersion("s", 0));
   EXPECT_EQ(MessageOf([] { ValidateExpectedVersion("s", -2); }),
-            "expected_version for stream \"s\" must be -1 or more, not -2");
+            "expected_version for stream \"s\" must be -1 to 2147483647, not -2");
+  EXPECT_EQ(MessageOf([] { ValidateExpectedVersion("s", 2147483648LL); }),
+            "expected_version for stream \"s\" must be -1 to 2147483647, not 2147483648");
   EXPECT_NO_THROW(ValidateMeta("s", JsonKind::kObject));
   EXPECT_EQ(MessageOf([] { ValidateMeta("s", JsonKind::kArray); }),
             "meta for stream \"s\" must be a JSON object, not an array");

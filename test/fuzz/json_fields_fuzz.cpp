@@ -97,11 +97,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::uint8_t> rest = provider.ConsumeRemainingBytes<std::uint8_t>();
   const std::optional<json> input = act::fuzz::ParseJson(rest.data(), rest.size());
   if (!input) return 0;
+  // Keys the fuzzer can hit often; any other key must be refused.
+  static constexpr std::initializer_list<const char*> kKnown = {"a", "b", "c", "id"};
   if (!input->is_object()) {
-    Check(Throws([&] { JsonFields fields(*input, "input"); }), "JsonFields refuses a non-object");
+    Check(Throws([&] { JsonFields fields(*input, "input", kKnown); }), "JsonFields refuses a non-object");
     return 0;
   }
-  const JsonFields fields(*input, "input");
+  const bool unknown_key = std::any_of(input->items().begin(), input->items().end(), [&](const auto& item) {
+    return std::none_of(kKnown.begin(), kKnown.end(), [&](const char* known) { return item.key() == known; });
+  });
+  if (unknown_key) {
+    Check(Throws([&] { JsonFields fields(*input, "input", kKnown); }), "JsonFields refuses a key it was not told of");
+    return 0;
+  }
+  const JsonFields fields(*input, "input", kKnown);
   int keys = 0;
   for (const auto& [key, value] : input->items()) {
     if (++keys > 16) break;

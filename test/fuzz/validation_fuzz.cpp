@@ -4,6 +4,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstring>
+#include <limits>
 
 #include "act/core/errors.hpp"
 #include "act/core/text.hpp"
@@ -83,8 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         "an event is accepted exactly when its shape is valid");
 
   const auto expected = provider.ConsumeIntegral<long long>();
-  Check(Refused([&] { core::ValidateExpectedVersion(stream, expected); }, stream_utf8) == (expected < -1),
-        "expected_version is -1 or more");
+  Check(Refused([&] { core::ValidateExpectedVersion(stream, expected); }, stream_utf8) ==
+            (expected < -1 || expected > std::numeric_limits<std::int32_t>::max()),
+        "expected_version is -1 to int4 max");
   const core::JsonKind meta = Kind(provider);
   Check(Refused([&] { core::ValidateMeta(stream, meta); }, stream_utf8) == (meta != core::JsonKind::kObject),
         "meta is an object");
