@@ -5,8 +5,10 @@
 # stdout is "N passed, M failed", and the exit status is non-zero on failure.
 #   test/actctl/run-offline.sh [path to actctl, default build/actctl]
 set -uo pipefail
+actctl=${1:-}
+[ -n "$actctl" ] && [[ $actctl == */* ]] && actctl=$(realpath -m "$actctl")  # before the cd below
 cd "$(dirname "$0")/../.." || { echo "0 passed, 1 failed"; exit 1; }
-actctl=${1:-build/actctl}
+actctl=${actctl:-build/actctl}
 if [ ! -x "$actctl" ]; then
   echo "no actctl at $actctl (build it: cmake --build build --target actctl)" >&2
   echo "0 passed, 1 failed"
