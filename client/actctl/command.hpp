@@ -1,0 +1,36 @@
+#pragma once
+// What every actctl command shares: the exit codes, how a command reports
+// unusable arguments, and how each file adds its commands to the tree.
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
+namespace actctl {
+
+// Exit codes, the same for every command.
+inline constexpr int kOk = 0;        // the command did its job; a check held
+inline constexpr int kFailed = 1;    // a check did not hold (one line on stderr says which)
+inline constexpr int kUnusable = 2;  // arguments that cannot be used (one line on stderr says why)
+
+// Thrown by a command for arguments CLI11 cannot judge alone (bad hex, an
+// index beyond the size...): main prints the message and exits kUnusable.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The command chosen on the command line: a parsed subcommand sets it, main
+// runs it after parsing succeeds and exits with what it returns.
+using Run = std::function<int()>;
+struct Chosen {
+  Run run;
+};
+
+// One function per command file; each adds its subcommands under `parent`.
+void AddLogVerify(CLI::App& log, Chosen& chosen);  // log_verify.cpp
+
+}  // namespace actctl

@@ -1,0 +1,46 @@
+// actctl: pg_act's operator and auditor tool. Each command lives in its own
+// file and adds itself to the tree below through a function in command.hpp.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "command.hpp"
+
+#ifndef ACT_VERSION
+#define ACT_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  CLI::App app{"pg_act's operator and auditor tool", "actctl"};
+  app.set_version_flag("--version", ACT_VERSION);
+  app.require_subcommand(1);
+  actctl::Chosen chosen;
+
+  CLI::App* log = app.add_subcommand("log", "The verifiable log: proofs and checkpoints");
+  log->require_subcommand(1);
+  actctl::AddLogVerify(*log, chosen);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "actctl: {} (see --help)\n", e.what());
+    return actctl::kUnusable;
+  }
+  try {
+    return chosen.run ? chosen.run() : actctl::kUnusable;
+  } catch (const actctl::UsageError& e) {
+    fmt::print(stderr, "actctl: {}\n", e.what());
+    return actctl::kUnusable;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "actctl: {}\n", e.what());
+    return actctl::kFailed;
+  }
+}
