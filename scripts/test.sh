@@ -23,6 +23,10 @@ if [ -z "$ctest_total" ]; then cat "$ctest_log"; ctest_total=1; ctest_failed=1; 
 [ "$ctest_failed" -gt 0 ] && cat "$ctest_log"
 count gtest $((ctest_total - ctest_failed)) "$ctest_failed"
 
+# actctl's offline proof checks (no database).
+read -r p _ f _ < <(test/actctl/run-offline.sh)
+count actctl "${p:-0}" "${f:-1}"
+
 # 2. libFuzzer targets of core's parsers and encoders, a few seconds each.
 read -r p f < <(test/run-fuzz.sh 3)
 count fuzz "$p" "$f"
