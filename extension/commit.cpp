@@ -34,6 +34,16 @@ long long ExpectedVersionArg(FunctionCallInfo fcinfo) {
   return type == INT4OID ? static_cast<long long>(PG_GETARG_INT32(3)) : static_cast<long long>(PG_GETARG_INT64(3));
 }
 
+// meta.correlation is indexed (as the text ->> gives): bounded up front.
+void ValidateCorrelation(std::string_view stream, Jsonb* meta) {
+  JsonbValue correlation;
+  if (!FindKey(&meta->root, "correlation", &correlation)) return;
+  const std::size_t bytes = correlation.type == jbvString ? StringOf(correlation).size()
+                            : correlation.type == jbvBinary ? CanonicalText(ToJsonb(&correlation)).size()
+                                                            : 0;
+  core::ValidateIndexedBytes(bytes, "meta.correlation for stream " + core::Quoted(stream), core::kMaxCorrelationBytes);
+}
+
 struct EventInput {
   std::string_view name;
   Jsonb* data = nullptr;  // never null: absent data is {}
@@ -173,7 +183,8 @@ std::vector<core::EventRef> InsertWithStatement(Datum stream, Jsonb* meta, Times
 }
 
 void Notify(std::string_view stream, const std::vector<core::EventRef>& refs) {
-  const std::string payload = core::CommitNotifyPayload(stream, refs);
+  const std::string payload = g_notify_payload == kNotifyPosition ? core::PositionNotifyPayload(refs)
+                                                                   : core::CommitNotifyPayload(stream, refs);
   if (payload.empty()) return;
   const char* text = payload.c_str();
   Guard([text] { Async_Notify("act_commit", text); });
@@ -222,6 +233,7 @@ ACT_SQL_FUNCTION(act_commit) {
   const std::vector<pg::EventInput> events = pg::ReadEvents(stream, pg::JsonbArg(fcinfo, 1));
   Jsonb* meta = PG_ARGISNULL(2) ? pg::EmptyObject() : pg::JsonbArg(fcinfo, 2);
   core::ValidateMeta(stream, pg::RootKind(meta));
+  pg::ValidateCorrelation(stream, meta);
   const std::optional<long long> expected =
       PG_ARGISNULL(3) ? std::nullopt : std::optional<long long>(pg::ExpectedVersionArg(fcinfo));
   core::ValidateExpectedVersion(stream, expected);

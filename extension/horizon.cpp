@@ -179,7 +179,27 @@ void PublishInflight() {
   pg_memory_barrier();
 }
 
-int64 Horizon() { return g_concurrent ? ConcurrentHorizon() : QueryInt64(g_max_visible_plan); }
+// Fenced mode: the highest visible id, never less than what this backend
+// returned before. The visible maximum can fall in the writer's own session:
+// it counts the transaction's own uncommitted events, which a rollback burns.
+// The value returned stays true after that rollback: the transaction held
+// the fence, so every lower id was settled, and its own ids never appear.
+// Kept per log (the events table's OID): DROP and CREATE EXTENSION start a
+// new one.
+int64 FencedHorizon() {
+  static Oid remembered_log = InvalidOid;
+  static int64 remembered = -1;
+  const int64 visible = QueryInt64(g_max_visible_plan);
+  const Oid log = Guard([] { return ActRelation("events"); });
+  if (log != remembered_log) {
+    remembered_log = log;
+    remembered = -1;
+  }
+  remembered = std::max(remembered, visible);
+  return remembered;
+}
+
+int64 Horizon() { return g_concurrent ? ConcurrentHorizon() : FencedHorizon(); }
 
 int64 WaitForHorizon(int64 after, int timeout_ms) {
   const TimestampTz deadline = GetCurrentTimestamp() + static_cast<TimestampTz>(timeout_ms) * 1000;

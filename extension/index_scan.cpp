@@ -15,7 +15,7 @@ IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> 
   const int32 second_value = min_second.value_or(0);
   IndexScan* self = this;
   Guard([self, table, index, key_count, key_value, second_value, snapshot] {
-    if (snapshot == ScanSnapshot::kStatement) CommandCounterIncrement();
+    CommandCounterIncrement();  // this transaction's earlier writes are visible in both
     self->snapshot_ =
         RegisterSnapshot(snapshot == ScanSnapshot::kStatement ? GetTransactionSnapshot() : GetLatestSnapshot());
     self->table_ = table_open(ActRelation(table), AccessShareLock);

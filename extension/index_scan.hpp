@@ -12,8 +12,9 @@
 
 namespace act::pg {
 
-// The snapshot an SPI statement would use: read-write statements see the
-// transaction's own earlier writes and, in READ COMMITTED, a fresh snapshot.
+// kStatement: the snapshot an SPI statement would use (a fresh one in READ
+// COMMITTED, the transaction's in REPEATABLE READ). kLatest: every committed
+// row, whatever the isolation level. Both see this transaction's own writes.
 enum class ScanSnapshot { kStatement, kLatest };
 
 // An open scan of table act.<table> through index act.<index>, optionally

@@ -12,6 +12,7 @@ void _PG_init(void);
 namespace act::pg {
 
 bool g_notify_enabled = true;
+int g_notify_payload = kNotifyNames;
 
 }  // namespace act::pg
 
@@ -46,6 +47,13 @@ void _PG_init(void) {
                            "A NOTIFY makes Postgres serialize committing transactions; workers can wait with "
                            "act.wait() instead. Default: on in fenced mode, off in concurrent mode.",
                            &act::pg::g_notify_enabled, act::pg::g_notify_enabled, PGC_USERSET, 0, nullptr, nullptr,
+                           nullptr);
+  static const config_enum_entry kPayloads[] = {
+      {"names", act::pg::kNotifyNames, false}, {"position", act::pg::kNotifyPosition, false}, {nullptr, 0, false}};
+  DefineCustomEnumVariable("act.notify_payload", "What NOTIFY act_commit carries: names (stream and event names) or position.",
+                           "LISTEN needs no grant: any role that can connect hears every notification. 'position' "
+                           "sends {\"last\": id} only.",
+                           &act::pg::g_notify_payload, act::pg::kNotifyNames, kPayloads, PGC_SUSET, 0, nullptr, nullptr,
                            nullptr);
   MarkGUCPrefixReserved("act");
 }

@@ -44,4 +44,13 @@ void Execute(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, 
   });
 }
 
+void ExecuteOnLatest(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, long count, int expected) {
+  Guard([plan, values, nulls, read_only, count, expected] {
+    CommandCounterIncrement();
+    const int code =
+        SPI_execute_snapshot(plan, values, nulls, GetLatestSnapshot(), InvalidSnapshot, read_only, true, count);
+    if (code != expected) elog(ERROR, "pg_act: SPI returned %s", SPI_result_code_string(code));
+  });
+}
+
 }  // namespace act::pg

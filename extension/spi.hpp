@@ -47,4 +47,10 @@ SPIPlanPtr PrepareKept(const std::string& sql, int nargs, const Oid* argtypes, P
 // Runs a plan; throws PgError on failure, or when SPI reports a code other than expected.
 void Execute(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, long count, int expected);
 
+// The same under the latest snapshot (with this transaction's own earlier
+// writes), whatever the isolation level: for statements that must see every
+// committed subscription or event once a lock has excluded the writers that
+// matter, where a REPEATABLE READ snapshot taken earlier would miss some.
+void ExecuteOnLatest(SPIPlanPtr plan, Datum* values, const char* nulls, bool read_only, long count, int expected);
+
 }  // namespace act::pg

@@ -21,6 +21,11 @@
 namespace act::pg {
 namespace {
 
+// Every statement runs on the latest snapshot (ExecuteOnLatest): under
+// REPEATABLE READ a back-fill on the transaction's snapshot would miss
+// events committed before this call, and the registry lock is what decides
+// which commits a subscribe must see (docs/work-marks.md).
+
 const Oid kExistingArgTypes[] = {TEXTARRAYOID};
 SavedPlan g_existing_plan("SELECT s.stream, s.source, s.names FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1,
                           kExistingArgTypes);
@@ -46,7 +51,7 @@ SavedPlan g_backfill_literal_plan(
     "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.version DESC LIMIT 1",
     2, kBackfillArgTypes);
 SavedPlan g_backfill_pattern_plan(
-    "SELECT e.id FROM act.events e WHERE e.stream ~ $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
+    "SELECT e.id FROM act.events e WHERE e.stream COLLATE \"C\" ~ $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
     "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
     2, kBackfillArgTypes);
 
@@ -118,7 +123,7 @@ std::unordered_set<std::string> ExistingStreams(const std::vector<core::Subscrip
   std::vector<Datum> names;
   for (const auto& entry : entries) names.push_back(MakeText(entry.stream));
   Datum args[1] = {MakeArray(names, nullptr, TEXTOID)};
-  Execute(g_existing_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
+  ExecuteOnLatest(g_existing_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
   std::unordered_set<std::string> existing;
   for (uint64 row = 0; row < RowCount(); ++row) {
     const std::string stream(*RowText(row, 1));
@@ -161,7 +166,7 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
   Datum args[6] = {MakeArray(streams, nullptr, TEXTOID),         MakeArray(sources, source_nulls.get(), TEXTOID),
                    MakeArray(names, names_nulls.get(), JSONBOID), MakeArray(priorities, nullptr, INT4OID),
                    MakeArray(lanes, nullptr, TEXTOID),           MakeArray(marks, mark_nulls.get(), INT8OID)};
-  Execute(g_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
+  ExecuteOnLatest(g_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
 
   struct NewRow {
     std::string stream;
@@ -184,10 +189,10 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
     SavedPlan& plan = !row.source                      ? g_backfill_all_plan
                       : core::IsPattern(*row.source) ? g_backfill_pattern_plan
                                                        : g_backfill_literal_plan;
-    Execute(plan.Get(), args_backfill, nulls, false, 1, SPI_OK_SELECT);
+    ExecuteOnLatest(plan.Get(), args_backfill, nulls, false, 1, SPI_OK_SELECT);
     if (RowCount() == 0) continue;
     Datum mark_args[2] = {MakeText(row.stream), Int64GetDatum(*RowInt64(0, 1))};
-    Execute(g_backfill_mark_plan.Get(), mark_args, nullptr, false, 0, SPI_OK_UPDATE);
+    ExecuteOnLatest(g_backfill_mark_plan.Get(), mark_args, nullptr, false, 0, SPI_OK_UPDATE);
   }
   return static_cast<int>(inserted.size());
 }
@@ -204,12 +209,12 @@ void MergeExisting(const std::vector<core::SubscriptionEntry>& entries) {
   }
   Datum args[4] = {MakeArray(streams, nullptr, TEXTOID), MakeArray(priorities, nullptr, INT4OID),
                    MakeArray(lanes, nullptr, TEXTOID), MakeArray(marks, mark_nulls.get(), INT8OID)};
-  Execute(g_merge_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+  ExecuteOnLatest(g_merge_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
 }
 
 void AdvanceCheckpoint(const std::string& key, std::int64_t at) {
   Datum args[2] = {MakeText(key), Int64GetDatum(at)};
-  Execute(g_advance_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+  ExecuteOnLatest(g_advance_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
 }
 
 // Returns whether the lease was granted or renewed (reference §2.5).
@@ -217,7 +222,7 @@ bool LeaseCorrelator(const core::CorrelatorLease& lease, std::optional<std::int6
   Datum args[4] = {MakeText(lease.key), checkpoint ? Int64GetDatum(*checkpoint) : Datum(0), MakeText(lease.by),
                    Int32GetDatum(static_cast<int32>(lease.millis))};
   const char nulls[5] = {' ', checkpoint ? ' ' : 'n', ' ', ' ', '\0'};
-  Execute(g_lease_plan.Get(), args, nulls, false, 0, SPI_OK_INSERT);
+  ExecuteOnLatest(g_lease_plan.Get(), args, nulls, false, 0, SPI_OK_INSERT);
   return RowCount() > 0;
 }
 
@@ -258,7 +263,7 @@ ACT_SQL_FUNCTION(act_subscribe) {
   if (checkpoint) pg::AdvanceCheckpoint("", *checkpoint);
 
   Datum summary_args[1] = {pg::MakeText(correlator ? correlator->key : std::string())};
-  pg::Execute(pg::g_summary_plan.Get(), summary_args, nullptr, false, 0, SPI_OK_SELECT);
+  pg::ExecuteOnLatest(pg::g_summary_plan.Get(), summary_args, nullptr, false, 0, SPI_OK_SELECT);
   const int64 watermark = *pg::RowInt64(0, 1);
   const int64 correlated_at = *pg::RowInt64(0, 2);
   Datum values[4] = {Int32GetDatum(subscribed), Int64GetDatum(watermark), Int64GetDatum(correlated_at),

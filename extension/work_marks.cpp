@@ -91,7 +91,7 @@ std::vector<std::optional<ItemPointerData>> OwnWideRows(const std::vector<Datum>
   std::vector<std::optional<ItemPointerData>> rows;
   rows.reserve(streams.size());
   for (const Datum stream : streams) {
-    IndexScan own("wide_marks", "wide_marks_pkey", stream, ScanSnapshot::kStatement, false, MyBackendId);
+    IndexScan own("wide_marks", "wide_marks_pkey", stream, ScanSnapshot::kLatest, false, MyBackendId);
     const bool found = own.Next() && own.Int32At(own.Column("backend")) == MyBackendId;
     rows.push_back(found ? std::optional<ItemPointerData>(own.Tid()) : std::nullopt);
   }
@@ -106,7 +106,7 @@ void WriteWideMarks(const std::vector<Datum>& streams, const std::vector<Datum>&
     if (own_rows[i]) {
       ItemPointerData tid = *own_rows[i];
       Datum args[4] = {PointerGetDatum(&tid), marks[i], streams[i], Int32GetDatum(MyBackendId)};
-      Execute(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+      ExecuteOnLatest(g_wide_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
       if (RowCount() == 1) continue;
     }
     missing_streams.push_back(streams[i]);
@@ -115,7 +115,7 @@ void WriteWideMarks(const std::vector<Datum>& streams, const std::vector<Datum>&
   if (missing_streams.empty()) return;
   Datum args[3] = {MakeArray(missing_streams, nullptr, TEXTOID), MakeArray(missing_marks, nullptr, INT8OID),
                    Int32GetDatum(MyBackendId)};
-  Execute(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
+  ExecuteOnLatest(g_wide_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT);
 }
 
 }  // namespace
@@ -126,9 +126,13 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
   {
     // Literal sources by lookup; source-less and pattern rows (few) through a
     // partial index whose predicate is core::IsPattern in SQL.
-    IndexScan literal("subscription_rows", "subscriptions_source_ix", stream_datum, ScanSnapshot::kStatement);
+    // The latest snapshot: under REPEATABLE READ the transaction's would miss
+    // subscriptions created since it began, and with the registry lock held
+    // shared every subscription that will ever exist before this commit is
+    // visible is committed (docs/work-marks.md).
+    IndexScan literal("subscription_rows", "subscriptions_source_ix", stream_datum, ScanSnapshot::kLatest);
     CollectMarks(literal, false, stream, events, literal_streams, literal_marks);
-    IndexScan wide("subscription_rows", "subscriptions_wide_source_ix", std::nullopt, ScanSnapshot::kStatement);
+    IndexScan wide("subscription_rows", "subscriptions_wide_source_ix", std::nullopt, ScanSnapshot::kLatest);
     CollectMarks(wide, true, stream, events, wide_streams, wide_marks);
   }
   if (literal_streams.empty() && wide_streams.empty()) return;
@@ -137,7 +141,7 @@ void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::v
   // Literal rows: only commits to this same stream touch them.
   if (!literal_streams.empty()) {
     Datum args[2] = {MakeArray(literal_streams, nullptr, TEXTOID), MakeArray(literal_marks, nullptr, INT8OID)};
-    Execute(g_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
+    ExecuteOnLatest(g_raise_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
   }
   if (!wide_streams.empty()) WriteWideMarks(wide_streams, wide_marks, own_rows);
   spi.Finish();

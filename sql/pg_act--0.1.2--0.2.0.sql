@@ -6,9 +6,16 @@
 -- - Personal data: the role act_pii_reader alone may read act.events.pii;
 --   act_reader keeps SELECT on every other column, and act.query returns
 --   pii as NULL to callers without it.
+-- - Patterns match in the C collation everywhere (act.query_stats here; the
+--   library for marking, back-fill, act.query and selectors).
+-- - act.truncate bounds a seed's meta.correlation (it is indexed), as
+--   act.commit now does.
 -- - The library (no SQL change): act.ack refuses a watermark beyond what any
 --   read could have reached; act.defer(selector, NULL) clears a deferral;
---   re-subscribing with another source or names raises a NOTICE.
+--   re-subscribing with another source or names raises a NOTICE; commits and
+--   subscribes read subscriptions and events on the latest snapshot under
+--   REPEATABLE READ too; lanes and correlator keys are bounded; the fenced
+--   horizon never decreases; setting act.notify_payload.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.0'" to load this file. \quit
 
 -- act.commit: expected_version becomes bigint (one function, so no call is ambiguous).
@@ -128,6 +135,11 @@ BEGIN
       END IF;
       PERFORM act._require_object(nullif(target -> 'snapshot', 'null'), format('targets[%s].snapshot', position));
       PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
+      -- meta.correlation is indexed: the limit of act.commit (core kMaxCorrelationBytes).
+      IF octet_length(target -> 'meta' ->> 'correlation') > 1000 THEN
+        RAISE EXCEPTION 'targets[%].meta.correlation takes % bytes: the limit is 1000 bytes', position,
+          octet_length(target -> 'meta' ->> 'correlation') USING ERRCODE = 'invalid_parameter_value';
+      END IF;
     END IF;
     position := position + 1;
   END LOOP;
@@ -259,7 +271,7 @@ BEGIN
   WITH filtered AS MATERIALIZED (
     SELECT e.* FROM act.events e
      WHERE (stream_list IS NULL OR e.stream = ANY (stream_list))
-       AND (pattern IS NULL OR (exact AND e.stream = pattern) OR (NOT exact AND e.stream ~ pattern))
+       AND (pattern IS NULL OR (exact AND e.stream = pattern) OR (NOT exact AND e.stream COLLATE "C" ~ pattern))
        AND e.name <> ALL (excluded)
        AND (before_id IS NULL OR e.id < before_id)
        AND (after_stream IS NULL OR e.stream COLLATE "C" > after_stream COLLATE "C")

@@ -22,7 +22,8 @@ std::string EventQuerySql(const EventQuery& query) {
         "id >= (SELECT coalesce(max(s.id), -1) FROM act.events s "
         "WHERE s.stream = $1 AND s.name = '__snapshot__')");
   }
-  if (query.stream) where.push_back(query.stream_exact ? "stream = $1" : "stream ~ $1");
+  // Patterns match in the C collation everywhere (kPatternCollation).
+  if (query.stream) where.push_back(query.stream_exact ? "stream = $1" : "stream COLLATE \"C\" ~ $1");
   if (query.names) where.push_back("name = ANY ($4)");
   if (query.before) where.push_back("id < $3");
   if (query.created_after) where.push_back("created > $5");

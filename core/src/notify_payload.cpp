@@ -16,4 +16,8 @@ std::string CommitNotifyPayload(std::string_view stream, const std::vector<Event
   return text.size() <= kMaxNotifyPayloadBytes ? text : std::string();
 }
 
+std::string PositionNotifyPayload(const std::vector<EventRef>& events) {
+  return nlohmann::ordered_json{{"last", events.empty() ? 0 : events.back().id}}.dump();
+}
+
 }  // namespace act::core

@@ -60,12 +60,14 @@ std::string SelectorPredicate(const StreamSelector& selector) {
   std::string sql = "true";
   auto add = [&sql](const std::string& condition) { sql += " AND " + condition; };
   if (selector.streams) add("s.stream = ANY ($1)");
-  if (selector.stream) add(selector.stream_exact ? "s.stream = $2" : "s.stream ~ $2");
-  if (selector.source) add(selector.source_exact ? "s.source = $3" : "(s.source IS NOT NULL AND s.source ~ $3)");
+  // Patterns match in the C collation, as at commit (subscription_input.hpp).
+  if (selector.stream) add(selector.stream_exact ? "s.stream = $2" : "s.stream COLLATE \"C\" ~ $2");
+  if (selector.source)
+    add(selector.source_exact ? "s.source = $3" : "(s.source IS NOT NULL AND s.source COLLATE \"C\" ~ $3)");
   if (selector.blocked) add("s.blocked = $4");
   if (selector.lane) add("s.lane = $5");
   if (selector.source_matches)
-    add("(s.source IS NULL OR s.source = '' OR EXISTS (SELECT 1 FROM unnest($6) AS m(stream) WHERE m.stream ~ s.source))");
+    add("(s.source IS NULL OR s.source = '' OR EXISTS (SELECT 1 FROM unnest($6) AS m(stream) WHERE m.stream COLLATE \"C\" ~ s.source))");
   return sql;
 }
 

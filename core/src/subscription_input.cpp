@@ -33,6 +33,7 @@ SubscriptionEntry ReadSubscription(const nlohmann::json& item, std::size_t index
   entry.priority = static_cast<std::int32_t>(fields.OptionalInt("priority", kMinInt, kMaxInt).value_or(0));
   if (std::optional<std::string> lane = fields.OptionalString("lane")) {
     if (lane->empty()) throw ValidationError(fields.PathOf("lane") + " must not be empty");
+    ValidateIndexedText(*lane, fields.PathOf("lane"), kMaxLaneBytes);
     entry.lane = *lane;
   }
   entry.mark = fields.OptionalInt("correlated_at", kMinId, kMaxBigint);
@@ -65,6 +66,7 @@ std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input) {
   const JsonFields fields(input, "correlator", {"key", "by", "millis"});
   CorrelatorLease lease;
   lease.key = fields.RequiredString("key");
+  ValidateIndexedText(lease.key, fields.PathOf("key"), kMaxCorrelatorKeyBytes);
   lease.by = fields.RequiredString("by");
   lease.millis = fields.RequiredInt("millis", std::numeric_limits<std::int32_t>::min(), kMaxInt);
   return lease;

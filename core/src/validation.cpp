@@ -30,6 +30,16 @@ void ValidateStreamName(std::string_view stream, std::string_view argument) {
                           std::to_string(kMaxStreamBytes) + " bytes");
 }
 
+void ValidateIndexedBytes(std::size_t bytes, std::string_view what, std::size_t limit) {
+  if (bytes > limit)
+    throw ValidationError(std::string(what) + " takes " + std::to_string(bytes) + " bytes: the limit is " +
+                          std::to_string(limit) + " bytes");
+}
+
+void ValidateIndexedText(std::string_view value, std::string_view what, std::size_t limit) {
+  ValidateIndexedBytes(value.size(), what, limit);
+}
+
 void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape) {
   const std::string where = "event " + std::to_string(index) + " of stream " + Quoted(stream);
   if (shape.element != JsonKind::kObject)

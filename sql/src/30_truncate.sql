@@ -94,6 +94,11 @@ BEGIN
       END IF;
       PERFORM act._require_object(nullif(target -> 'snapshot', 'null'), format('targets[%s].snapshot', position));
       PERFORM act._require_object(nullif(target -> 'meta', 'null'), format('targets[%s].meta', position));
+      -- meta.correlation is indexed: the limit of act.commit (core kMaxCorrelationBytes).
+      IF octet_length(target -> 'meta' ->> 'correlation') > 1000 THEN
+        RAISE EXCEPTION 'targets[%].meta.correlation takes % bytes: the limit is 1000 bytes', position,
+          octet_length(target -> 'meta' ->> 'correlation') USING ERRCODE = 'invalid_parameter_value';
+      END IF;
     END IF;
     position := position + 1;
   END LOOP;

@@ -120,7 +120,7 @@ BEGIN
   WITH filtered AS MATERIALIZED (
     SELECT e.* FROM act.events e
      WHERE (stream_list IS NULL OR e.stream = ANY (stream_list))
-       AND (pattern IS NULL OR (exact AND e.stream = pattern) OR (NOT exact AND e.stream ~ pattern))
+       AND (pattern IS NULL OR (exact AND e.stream = pattern) OR (NOT exact AND e.stream COLLATE "C" ~ pattern))
        AND e.name <> ALL (excluded)
        AND (before_id IS NULL OR e.id < before_id)
        AND (after_stream IS NULL OR e.stream COLLATE "C" > after_stream COLLATE "C")

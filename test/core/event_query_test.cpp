@@ -42,7 +42,7 @@ TEST(EventQuery, EveryFilterHasItsPredicate) {
   query.backward = true;
   query.capped = true;
   const std::string sql = EventQuerySql(query);
-  for (const char* part : {"stream ~ $1", "id < $3", "name = ANY ($4)", "created > $5", "created < $6",
+  for (const char* part : {"stream COLLATE \"C\" ~ $1", "id < $3", "name = ANY ($4)", "created > $5", "created < $6",
                            "(meta ->> 'correlation') = $7", "id <= $8", "ORDER BY id DESC LIMIT $9"})
     EXPECT_NE(sql.find(part), std::string::npos) << part << " missing from " << sql;
 }

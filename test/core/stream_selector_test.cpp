@@ -21,7 +21,7 @@ TEST(StreamSelector, FilterForm) {
       json::parse(R"({"stream": "^a", "source": "s", "source_exact": true, "blocked": false, "lane": "x"})"),
       SelectorUse::kAdmin);
   EXPECT_EQ(SelectorPredicate(selector),
-            "true AND s.stream ~ $2 AND s.source = $3 AND s.blocked = $4 AND s.lane = $5");
+            "true AND s.stream COLLATE \"C\" ~ $2 AND s.source = $3 AND s.blocked = $4 AND s.lane = $5");
   EXPECT_EQ(selector.Patterns(), std::vector<std::string>{"^a"});
 }
 

@@ -1,6 +1,6 @@
 -- act.version, act.max_event_id, act.horizon, act.wait, act.mode, act.horizon_holders.
 BEGIN;
-SELECT plan(13);
+SELECT plan(17);
 
 SELECT is(act.mode(), CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END,
   'concurrent exactly when preloaded, fenced otherwise');
@@ -18,6 +18,18 @@ SELECT is((SELECT h FROM waited), 3::bigint, 'wait returns the horizon at the ti
 SELECT ok((SELECT t1 - t0 >= interval '190 ms' FROM waited), 'wait waited for the timeout');
 SELECT is((SELECT count(*) FROM act.horizon_holders() WHERE pid = pg_backend_pid()), 1::bigint,
   'this transaction holds the horizon back for others and shows as a holder');
+-- Never decreasing, also in the writer's own session across a rollback
+-- (psql variables: a table row written inside the savepoint would go too).
+SELECT act.horizon() AS before_own \gset
+SAVEPOINT own_commit;
+SELECT count(*) FROM act.commit('h-3', '[{"name": "A"}, {"name": "B"}]');
+SELECT act.horizon() AS with_own \gset
+ROLLBACK TO own_commit;
+SELECT act.horizon() AS rolled_back \gset
+SELECT ok(:with_own >= :before_own, 'own uncommitted events never lower the horizon');
+SELECT ok(:rolled_back >= :with_own, 'a rollback of them never lowers it either');
+SELECT is((SELECT count(*) FROM act.query(after => :before_own)), 0::bigint, 'and the rolled-back ids never appear');
+SELECT ok(act.wait(:rolled_back - 1, 0) >= :rolled_back, 'act.wait agrees with it');
 SELECT throws_ok('SELECT act.wait(0, -1)', '22023', 'timeout_ms must be 0 or more, not -1', 'negative timeout');
 SELECT throws_ok('SELECT act.wait(NULL, 10)', '22004', NULL, 'NULL after');
 

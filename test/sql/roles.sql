@@ -1,6 +1,6 @@
 -- Roles, grants, append-only tables, pinned search_path, pg_dump registration.
 BEGIN;
-SELECT plan(28);
+SELECT plan(29);
 
 SELECT has_role(r, r || ' exists') FROM unnest(ARRAY['act_reader', 'act_writer', 'act_worker', 'act_admin']) r;
 SELECT ok(pg_has_role('act_admin', 'act_worker', 'MEMBER') AND pg_has_role('act_worker', 'act_writer', 'MEMBER')
@@ -59,6 +59,11 @@ RESET ROLE;
 
 SET ROLE outsider;
 SELECT throws_ok($$SELECT * FROM act.query()$$, '42501', NULL, 'a role without a grant cannot read');
+RESET ROLE;
+
+SET ROLE app_admin;
+SELECT throws_ok($$SET act.notify_payload = 'names'$$, '42501', NULL,
+  'only a superuser chooses what notifications carry (act.notify_payload)');
 RESET ROLE;
 
 SELECT * FROM finish();

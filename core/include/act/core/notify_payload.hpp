@@ -16,4 +16,8 @@ inline constexpr std::size_t kMaxNotifyPayloadBytes = 7900;
 // {"stream": s, "last": i} when the full form would exceed the limit.
 std::string CommitNotifyPayload(std::string_view stream, const std::vector<EventRef>& events);
 
+// {"last": i} only: no stream or event name, for stores where any role that
+// can connect may LISTEN (setting act.notify_payload = 'position').
+std::string PositionNotifyPayload(const std::vector<EventRef>& events);
+
 }  // namespace act::core

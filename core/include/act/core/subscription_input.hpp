@@ -54,7 +54,11 @@ struct LeaseEntry {
 std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use);
 
 // A source is a pattern when it holds a regex metacharacter; otherwise it
-// names one stream literally.
+// names one stream literally. Every pattern (a source, a selector's stream or
+// source, act.query's and act.query_stats' stream) is a PostgreSQL regex
+// matched in the C collation: character classes such as [[:alpha:]] and \w,
+// and (?i), act on ASCII only, the same at commit, in back-fill and in every
+// read, whatever the database's collation (docs/sql.md).
 bool IsPattern(std::string_view source);
 
 // The work mark an event batch gives a subscription with these names: the

@@ -9,6 +9,11 @@ namespace act::core {
 
 inline constexpr std::size_t kMaxStreamBytes = 1000;
 inline constexpr std::size_t kMaxEventNameBytes = 200;
+// Values that land in an index are bounded up front, so that no single row
+// can be too large for its index entry (54000) and stop claims or commits.
+inline constexpr std::size_t kMaxLaneBytes = 200;
+inline constexpr std::size_t kMaxCorrelationBytes = 1000;    // meta.correlation
+inline constexpr std::size_t kMaxCorrelatorKeyBytes = 1000;  // act.subscribe's correlator.key
 // The most a commit's events and meta may weigh together, and any other jsonb
 // argument parsed in C++ (uncompressed jsonb bytes). Work on a payload takes
 // several times its size in backend memory; past this a call is refused
@@ -24,6 +29,11 @@ std::string_view JsonKindName(JsonKind kind);
 // Throws ValidationError unless 1 <= bytes <= kMaxStreamBytes.
 // `argument` names the argument in the message ("stream", "targets[2].stream").
 void ValidateStreamName(std::string_view stream, std::string_view argument = "stream");
+
+// Throws ValidationError unless `value` takes at most `limit` bytes; `what`
+// names the field ("subscriptions[2].lane").
+void ValidateIndexedText(std::string_view value, std::string_view what, std::size_t limit);
+void ValidateIndexedBytes(std::size_t bytes, std::string_view what, std::size_t limit);
 
 // One element of act.commit's `events` array, as found; throws ValidationError
 // naming the stream, the element index and the fault.
