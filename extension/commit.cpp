@@ -248,10 +248,11 @@ ACT_SQL_FUNCTION(act_commit) {
     // An empty list only checks: it needs no lock. Concurrent mode needs no
     // fence: readers stay at or below the in-flight horizon instead. The
     // stream's lock before the registry's: a transaction that committed to
-    // this stream may go on to subscribe (registry exclusive).
+    // this stream may go on to subscribe (registry exclusive); and never
+    // waiting for the registry on a stream lock just taken, so that a
+    // transaction that subscribed may go on to commit (locks.hpp).
     if (!pg::ConcurrentMode()) pg::TakeCommitFence();
-    pg::LockStream(stream_datum);
-    pg::TakeRegistryShared();
+    pg::LockStreamAndRegistry(stream_datum);
   }
   // With the stream's lock held, a cached head is the committed head.
   const std::optional<pg::StreamHead> cached = events.empty() ? std::nullopt : pg::CachedHead(stream_datum);

@@ -9,37 +9,70 @@ extern "C" {
 }
 
 #include "arrays.hpp"
+#include "horizon.hpp"
 #include "relations.hpp"
 
 namespace act::pg {
 namespace {
 
-void Take(uint32 key1, uint32 key2, uint16 kind, LOCKMODE mode) {
-  Guard([key1, key2, kind, mode] {
-    LOCKTAG tag;
-    SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, key1, key2, kind);
-    (void)LockAcquire(&tag, mode, /*sessionLock=*/false, /*dontWait=*/false);
-  });
+LOCKTAG Tag(uint32 key1, uint32 key2, uint16 kind) {
+  LOCKTAG tag;
+  SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, key1, key2, kind);
+  return tag;
+}
+
+void Take(const LOCKTAG& tag, LOCKMODE mode) {
+  const LOCKTAG* tag_ptr = &tag;
+  Guard([tag_ptr, mode] { (void)LockAcquire(tag_ptr, mode, /*sessionLock=*/false, /*dontWait=*/false); });
+}
+
+LOCKTAG StreamTag(Datum stream) {
+  const std::string_view name = VarlenaBytes(stream);
+  // 64 bits of the name: two streams share a lock (and wait for each other) about never.
+  const uint64 key = hash_bytes_extended(reinterpret_cast<const unsigned char*>(name.data()),
+                                         static_cast<int>(name.size()), 0);
+  return Tag(static_cast<uint32>(key >> 32), static_cast<uint32>(key), kStreamLockKind);
 }
 
 }  // namespace
 
-void TakeCommitFence() { Take(kLockClassId, kFenceObjectId, kGlobalLockKind, ExclusiveLock); }
+void TakeCommitFence() { Take(Tag(kLockClassId, kFenceObjectId, kGlobalLockKind), ExclusiveLock); }
 
 void TakeRegistryShared() {
   Guard([] { LockRelationOid(ActRelation("subscriptions"), RowExclusiveLock); });
 }
 
 void TakeRegistryExclusive() {
+  if (!ConcurrentMode()) TakeCommitFence();
   Guard([] { LockRelationOid(ActRelation("subscriptions"), ExclusiveLock); });
 }
 
-void LockStream(Datum stream) {
-  const std::string_view name = VarlenaBytes(stream);
-  // 64 bits of the name: two streams share a lock (and wait for each other) about never.
-  const uint64 key = hash_bytes_extended(reinterpret_cast<const unsigned char*>(name.data()),
-                                         static_cast<int>(name.size()), 0);
-  Take(static_cast<uint32>(key >> 32), static_cast<uint32>(key), kStreamLockKind, ExclusiveLock);
+void LockStream(Datum stream) { Take(StreamTag(stream), ExclusiveLock); }
+
+void LockStreamAndRegistry(Datum stream) {
+  const LOCKTAG tag = StreamTag(stream);
+  const LOCKTAG* tag_ptr = &tag;
+  for (;;) {
+    // A lock this transaction held before cannot be let go: it guards what
+    // the transaction wrote. Then it already holds the registry too (taken
+    // with it), unless a rolled-back savepoint released it: wait then.
+    const bool held_before = Guard([tag_ptr] { return LockHeldByMe(tag_ptr, ExclusiveLock); });
+    Take(tag, ExclusiveLock);
+    const bool registry = Guard([] { return ConditionalLockRelationOid(ActRelation("subscriptions"), RowExclusiveLock); });
+    if (registry) return;
+    if (held_before) {
+      TakeRegistryShared();
+      return;
+    }
+    // A subscribe holds the registry: let the stream go, wait for the
+    // subscribe to end without holding anything it may want, and start over.
+    Guard([tag_ptr] {
+      LockRelease(tag_ptr, ExclusiveLock, /*sessionLock=*/false);
+      const Oid registry_oid = ActRelation("subscriptions");
+      LockRelationOid(registry_oid, RowExclusiveLock);
+      UnlockRelationOid(registry_oid, RowExclusiveLock);
+    });
+  }
 }
 
 }  // namespace act::pg

@@ -29,6 +29,8 @@ void TakeCommitFence();
 // would otherwise queue on. Readers of the view (ACCESS SHARE) conflict with
 // neither.
 void TakeRegistryShared();
+// In fenced mode it takes the commit fence first, as every commit does, so a
+// transaction that subscribes and then commits keeps the one lock order.
 void TakeRegistryExclusive();
 
 // The write lock of one stream: act.commit and act.truncate take it before
@@ -38,5 +40,12 @@ void TakeRegistryExclusive();
 // (pg_locks: classid and objid), objsubid kStreamLockKind.
 inline constexpr uint16 kStreamLockKind = 3;
 void LockStream(Datum stream);
+
+// A commit's locks: the stream's, then the registry shared. Never waits for
+// the registry while holding a stream lock it took just now: a subscribe
+// holding the registry exclusively may go on to commit to this very stream,
+// and would deadlock with us (40P01). It lets that lock go, waits for the
+// subscribe's transaction to end, and tries again (docs/concurrency.md).
+void LockStreamAndRegistry(Datum stream);
 
 }  // namespace act::pg
