@@ -93,7 +93,8 @@ class App {
   // validate → load → invariants → emit → commit (guarded by the loaded
   // version, -1 for a new stream) → fold → cache → snapshot. A
   // ConcurrencyError is retried per the action's retries(); a target with
-  // expected_version is never retried.
+  // expected_version is never retried, and a stale one is a ConcurrencyError
+  // before any rule is checked (even for an action that emits nothing).
   // A cache hit never reads the database, so it may be behind other
   // processes' commits. It is never trusted to refuse an action: a conflict
   // after a cache hit is retried once from the database without using the
