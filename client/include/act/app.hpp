@@ -140,6 +140,7 @@ class App {
 
   // Recovery.
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
+  // StreamFilter::named({}) selects no row.
   std::int32_t unblock(const StreamFilter& streams);
   std::int32_t reset(const StreamFilter& streams);
   std::int32_t prioritize(const StreamFilter& streams, std::int32_t priority);
