@@ -26,6 +26,39 @@ ValidationError::ValidationError(const std::string& message, std::string target,
 StreamClosedError::StreamClosedError(std::string stream)
     : Error("stream \"" + stream + "\" is closed"), stream_(std::move(stream)) {}
 
+namespace {
+std::string settle_message(const SettleResult& result) {
+  const DrainResult& drained = result.drained;
+  std::string message = "settle: " + std::to_string(drained.failed) + " failed reaction attempt" +
+                        (drained.failed == 1 ? "" : "s");
+  if (drained.blocked > 0) message += ", " + std::to_string(drained.blocked) + " stream(s) blocked";
+  if (!drained.failures.empty()) {
+    message += "; " + std::string(drained.failures.size() == 1 ? "" : "the first: ") + to_string(drained.failures.front());
+  }
+  return message;
+}
+}  // namespace
+
+SettleError::SettleError(SettleResult result) : Error(settle_message(result)), result_(std::move(result)) {}
+
+std::string to_string(const ReactionFailure& failure) {
+  std::string text;
+  if (failure.target.empty()) {
+    text = "a worker cycle failed (tried again later)";
+  } else {
+    text = (failure.reaction.empty() ? std::string("target ") : failure.reaction + " on target ") + failure.target;
+    if (failure.event_id) {
+      text += " at event " + std::to_string(*failure.event_id) + " (" + failure.event_name;
+      if (!failure.stream.empty()) text += " of " + failure.stream;
+      text += ")";
+    }
+    text += ", attempt " + std::to_string(failure.retry + 1);
+  }
+  text += ": " + failure.error;
+  if (failure.blocked) text += " [blocked: waits for unblock]";
+  return text;
+}
+
 InvariantError::InvariantError(std::string action, std::string stream, std::string rule)
     : Error(action + " failed invariant: " + rule), action_(std::move(action)), stream_(std::move(stream)),
       rule_(std::move(rule)) {}

@@ -64,6 +64,36 @@ TEST_F(DoActionTest, ExpectedVersionPinsTheCommit) {
   }
 }
 
+TEST_F(DoActionTest, AStaleExpectedVersionIsAConflictNotARefusal) {
+  // The stream moved on to a state the action refuses (count 0): a caller
+  // who pinned the old version must hear that it is stale, not that the
+  // rule fails on a state it never saw.
+  const std::string s = stream();
+  app_->do_action("increment", {s, kAnn, {}}, Increment{1});
+  store_->commit(s, {{"Decremented", {{"by", 1}}, {}}});  // another writer: count 0, version 1
+  // First on the cached state (count 1, version 0: the refusal is checked
+  // again on the store's), then on a state read from the store.
+  for (const bool cached : {true, false}) {
+    if (!cached) app_->clear_cache();
+    try {
+      app_->do_action("decrement", {s, kAnn, 0}, Decrement{2});
+      FAIL() << "a stale expected version passed";
+    } catch (const ConcurrencyError& error) {
+      EXPECT_EQ(error.stream(), s);
+      EXPECT_EQ(error.expected_version(), 0);
+      EXPECT_EQ(error.actual_version(), 1);
+    } catch (const InvariantError& error) {
+      ADD_FAILURE() << "a stale expected version reached the caller as InvariantError: " << error.what()
+                    << (cached ? " (cached state)" : " (state from the store)");
+    }
+  }
+  EXPECT_EQ(store_->version(s), 1) << "nothing was written";
+  // An action that emits nothing checks the pinned version too, as act.commit does.
+  EXPECT_THROW(app_->do_action("touch", {s, kAnn, 0}, Increment{1}), ConcurrencyError);
+  // On the current version the rule does refuse.
+  EXPECT_THROW(app_->do_action("decrement", {s, kAnn, 1}, Decrement{1}), InvariantError);
+}
+
 TEST_F(DoActionTest, EveryCommitCarriesCorrelationAndCausation) {
   const std::string s = stream();
   const auto generated = app_->do_action("increment_twice", {s, kAnn, {}}, Increment{1});

@@ -70,6 +70,33 @@ TEST_F(StoreReactionTest, ADeferredStreamIsNotClaimedUntilDue) {
   EXPECT_TRUE(store_->claim(1, 1, "worker-1", 30s, lane).empty());
 }
 
+TEST_F(StoreReactionTest, AnEmptyListOfNamesSelectsNothing) {
+  const std::string source = stream();
+  const std::string lane = stream("lane");
+  const std::vector<std::string> targets = {stream("t"), stream("t")};
+  store_->commit(source, {{"Paid", {}, {}}});
+  for (const std::string& target : targets)
+    store_->subscribe({SubscriptionSpec{target, source, std::nullopt, 0, lane, std::nullopt}});
+  for (const auto& lease : store_->claim(2, 0, "worker-1", 30s, lane)) store_->block({{lease, "stuck"}});
+  ASSERT_TRUE(row(targets[0]).blocked);
+  ASSERT_TRUE(row(targets[1]).blocked);
+
+  const StreamFilter none = StreamFilter::named({});
+  const Timestamp due = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) + 1h;
+  EXPECT_EQ(store_->prioritize(none, 9), 0);
+  EXPECT_EQ(store_->defer(none, due), 0);
+  EXPECT_EQ(store_->unblock(none), 0);
+  EXPECT_EQ(store_->reset(none), 0);
+  for (const std::string& target : targets) {
+    const Subscription untouched = row(target);
+    EXPECT_EQ(untouched.priority, 0) << target;
+    EXPECT_FALSE(untouched.deferred_at.has_value()) << target;
+    EXPECT_TRUE(untouched.blocked) << target;
+    EXPECT_EQ(untouched.error, "stuck") << target;
+  }
+  EXPECT_THROW(store_->query_streams(none), std::invalid_argument) << "query_streams takes fields, not a list";
+}
+
 TEST_F(StoreReactionTest, QueryStreamsPagesByName) {
   const std::string lane = stream("lane");
   std::vector<SubscriptionSpec> specs;

@@ -199,5 +199,50 @@ TEST_F(WorkerTest, ShutdownFinishesTheEventInHandAndReleasesTheRest) {
   EXPECT_EQ(recorder_.ids(target), ids_of(done));
 }
 
+// An app whose reaction to Incremented always fails for good, so its target blocks at once.
+App failing_app(const std::shared_ptr<ConnectionPool>& pool, const State<Counter>& counter, const std::string& target,
+                const std::string& source, std::function<void(const ReactionFailure&)> listener = {}) {
+  auto builder = act::app(pool).with(counter);
+  if (listener) builder = std::move(builder).on_failure(std::move(listener));
+  return std::move(builder)
+      .on<Incremented>("Incremented")
+      .to(Route{target, source})
+      .handle("print_label", [](const Incremented&, ReactionContext&) { throw NonRetryableError("printer on fire"); })
+      .build();
+}
+
+TEST_F(WorkerTest, WithoutAListenerAWorkerLogsFailuresToStderr) {
+  const std::string target = stream("t");
+  const std::string s = stream();
+  App app = failing_app(pool_, counter_, target, s);
+  testing::internal::CaptureStderr();
+  app.start();
+  app.do_action("increment", {s, kAnn, {}}, Increment{1});
+  const bool blocked = eventually([&] { return subscription(target).blocked; });
+  app.shutdown();  // the worker has finished its cycle, and its log line
+  const std::string logged = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(blocked);
+  EXPECT_NE(logged.find("printer on fire"), std::string::npos) << "logged: " << logged;
+  EXPECT_NE(logged.find("print_label"), std::string::npos) << "names the reaction; logged: " << logged;
+  EXPECT_NE(logged.find(target), std::string::npos) << "names the target; logged: " << logged;
+  EXPECT_NE(logged.find("blocked"), std::string::npos) << "says the stream is blocked; logged: " << logged;
+}
+
+TEST_F(WorkerTest, AListenerHearsFailuresInsteadOfTheLog) {
+  const std::string target = stream("t");
+  const std::string s = stream();
+  std::atomic<int> heard{0};
+  App app = failing_app(pool_, counter_, target, s, [&](const ReactionFailure&) { ++heard; });
+  testing::internal::CaptureStderr();
+  app.start();
+  app.do_action("increment", {s, kAnn, {}}, Increment{1});
+  const bool blocked = eventually([&] { return subscription(target).blocked; });
+  app.shutdown();
+  const std::string logged = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(blocked);
+  EXPECT_EQ(heard, 1);
+  EXPECT_EQ(logged.find("printer on fire"), std::string::npos) << "logged: " << logged;
+}
+
 }  // namespace
 }  // namespace act::test

@@ -93,7 +93,8 @@ class App {
   // validate → load → invariants → emit → commit (guarded by the loaded
   // version, -1 for a new stream) → fold → cache → snapshot. A
   // ConcurrencyError is retried per the action's retries(); a target with
-  // expected_version is never retried.
+  // expected_version is never retried, and a stale one is a ConcurrencyError
+  // before any rule is checked (even for an action that emits nothing).
   // A cache hit never reads the database, so it may be behind other
   // processes' commits. It is never trusted to refuse an action: a conflict
   // after a cache hit is retried once from the database without using the
@@ -123,15 +124,20 @@ class App {
   // Reactions. Dynamic targets (a resolver that is a function of the event)
   // are found by correlate; fixed targets are marked by the database itself.
   CorrelateResult correlate();
-  // One drain cycle on every lane.
+  // One drain cycle on every lane; failures lists what failed in it.
   DrainResult drain();
   // Waits out the debounce, then correlates and drains until a pass makes no
-  // progress; returns what was done. Runs on the calling thread.
+  // progress; returns what was done, and what failed (failures(): which
+  // reaction or projection, target, event, error, whether the stream got
+  // blocked), listener or not. Runs on the calling thread.
   SettleResult settle(const SettleOptions& options = {});
+  // settle(), then SettleError (carrying the result) if any attempt failed.
+  SettleResult settle_or_throw(SettleOptions options = {});
   // Starts the background workers: a thread per lane, a correlator when
   // there are dynamic targets, and a waker on a connection of its own that
   // waits for commits (act.wait, or LISTEN act_commit when notifications are
-  // on). Workers also drain every lane's cycle without a wake-up.
+  // on). Workers also drain every lane's cycle without a wake-up. Their
+  // failures go to the on_failure listener or, without one, to stderr.
   void start(const WorkerOptions& options = {});
   // Stops the workers: each finishes the event in hand, acknowledges what it
   // handled and releases the rest of its leases. Also run by the destructor.
@@ -139,6 +145,7 @@ class App {
 
   // Recovery.
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
+  // StreamFilter::named({}) selects no row.
   std::int32_t unblock(const StreamFilter& streams);
   std::int32_t reset(const StreamFilter& streams);
   std::int32_t prioritize(const StreamFilter& streams, std::int32_t priority);
@@ -178,6 +185,8 @@ class AppBuilder {
   AppBuilder lane(Lane lane) &&;
   // Called (from worker threads too) for every failed reaction attempt and
   // every worker cycle the database refused; a throw from it is ignored.
+  // Without a listener the workers log each one to stderr; settle() and
+  // drain() report them in their results either way.
   AppBuilder on_failure(std::function<void(const ReactionFailure&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;

@@ -1,11 +1,31 @@
 #pragma once
-// What the correlate / drain / settle loops report, and how workers run.
+// What the correlate / drain / settle loops report (what they did, and what
+// failed), and how workers run.
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace act {
+
+// A reaction that failed (its handler threw), or a worker that could not
+// reach the database (target empty): what settle() and drain() report, what
+// AppBuilder::on_failure hears and what a worker logs without a listener.
+struct ReactionFailure {
+  std::string target;                    // the target stream (its subscription row)
+  std::optional<std::int64_t> event_id;  // the event whose handler threw
+  std::string event_name;
+  std::string error;
+  std::int32_t retry = 0;  // the attempt that failed, from 0
+  bool blocked = false;    // the retry budget is spent: the stream waits for an operator
+  std::string reaction;    // the reaction's name, or the projection's; empty when no handler ran
+  std::string stream;      // the failing event's own stream (empty without an event)
+};
+
+// One line: what failed, where, and whether the stream is blocked.
+std::string to_string(const ReactionFailure& failure);
 
 struct DrainResult {
   std::int32_t leased = 0;    // streams claimed
@@ -15,9 +35,16 @@ struct DrainResult {
   std::int32_t blocked = 0;
   std::int32_t failed = 0;    // streams whose handler threw this cycle
   std::int32_t lost = 0;      // acknowledgements refused: the lease had passed to another worker
+  // Each failed attempt, in order: the first kMaxReported (`failed` counts them all).
+  std::vector<ReactionFailure> failures;
+  static constexpr std::size_t kMaxReported = 100;
 
   bool progressed() const noexcept { return advanced > 0 || blocked > 0; }
-  DrainResult& operator+=(const DrainResult& other) noexcept {
+  void add_failure(ReactionFailure failure) {
+    ++failed;
+    if (failures.size() < kMaxReported) failures.push_back(std::move(failure));
+  }
+  DrainResult& operator+=(const DrainResult& other) {
     leased += other.leased;
     fetched += other.fetched;
     handled += other.handled;
@@ -25,6 +52,10 @@ struct DrainResult {
     blocked += other.blocked;
     failed += other.failed;
     lost += other.lost;
+    for (const ReactionFailure& failure : other.failures) {
+      if (failures.size() >= kMaxReported) break;
+      failures.push_back(failure);
+    }
     return *this;
   }
 };
@@ -40,12 +71,17 @@ struct CorrelateResult {
 struct SettleOptions {
   std::chrono::milliseconds debounce{10};  // lets a burst of commits land first
   int max_passes = 1000;
+  // Once settled, throw SettleError if any attempt failed (App::settle_or_throw).
+  bool throw_on_failure = false;
 };
 
 struct SettleResult {
   int passes = 0;
   std::int32_t subscribed = 0;
   DrainResult drained;
+
+  // What failed on the way (drained.failures): empty when every handler succeeded.
+  const std::vector<ReactionFailure>& failures() const noexcept { return drained.failures; }
 };
 
 struct WorkerOptions {
@@ -59,17 +95,6 @@ struct WorkerOptions {
   bool listen = true;
   // How often dynamic targets are looked for without a wake-up.
   std::chrono::milliseconds correlate_every{1'000};
-};
-
-// A reaction that failed (its handler threw), or a worker that could not
-// reach the database (target empty), as reported to AppBuilder::on_failure.
-struct ReactionFailure {
-  std::string target;
-  std::optional<std::int64_t> event_id;  // the event whose handler threw
-  std::string event_name;
-  std::string error;
-  std::int32_t retry = 0;  // the attempt that failed, from 0
-  bool blocked = false;    // the retry budget is spent: the stream waits for an operator
 };
 
 struct RebuildProgress {

@@ -5,6 +5,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
+
+#include "act/drain.hpp"
 
 namespace act {
 
@@ -89,6 +92,19 @@ class InvariantError : public Error {
 class NonRetryableError : public Error {
  public:
   using Error::Error;
+};
+
+// App::settle_or_throw (or settle with SettleOptions::throw_on_failure): a
+// handler failed while settling. Raised once settle has finished its passes;
+// result() is what settle would have returned, failures() what failed.
+class SettleError : public Error {
+ public:
+  explicit SettleError(SettleResult result);
+  const SettleResult& result() const noexcept { return result_; }
+  const std::vector<ReactionFailure>& failures() const noexcept { return result_.failures(); }
+
+ private:
+  SettleResult result_;
 };
 
 }  // namespace act

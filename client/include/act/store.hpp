@@ -124,6 +124,8 @@ class Store {
   // was lost is dropped, a due entry is applied but not returned.
   std::vector<Lease> ack(const std::vector<Acknowledgement>& acks);
   std::vector<BlockedLease> block(const std::vector<BlockedLease>& leases);
+  // Each returns how many rows it changed; StreamFilter::named({}) changes
+  // none (and sends nothing).
   std::int32_t defer(const StreamFilter& filter, Timestamp until);
   std::int32_t reset(const StreamFilter& filter);
   std::int32_t unblock(const StreamFilter& filter);

@@ -59,8 +59,9 @@ struct BlockedLease {
   std::string error;
 };
 
-// Which subscription rows an operation applies to: the listed streams or,
-// when streams is empty, the rows matching every given field (none: all rows).
+// Which subscription rows an operation applies to: the listed streams when
+// there is a list (an empty list selects no row), else the rows matching
+// every given field (no field: all rows).
 struct StreamFilter {
   static StreamFilter named(std::vector<std::string> streams) {
     StreamFilter filter;
@@ -74,7 +75,7 @@ struct StreamFilter {
     return filter;
   }
 
-  std::vector<std::string> streams;
+  std::optional<std::vector<std::string>> streams;  // by name; the fields below are then not used
   std::optional<std::string> stream;  // a name, or a regex when stream_exact is false
   bool stream_exact = true;
   std::optional<std::string> source;

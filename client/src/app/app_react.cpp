@@ -16,6 +16,11 @@ void app_detail::AppCore::transact(const std::function<void(Sql&)>& work) {
 CorrelateResult App::correlate() { return core_->reactor->correlate(); }
 DrainResult App::drain() { return core_->reactor->drain(); }
 SettleResult App::settle(const SettleOptions& options) { return core_->reactor->settle(options); }
+
+SettleResult App::settle_or_throw(SettleOptions options) {
+  options.throw_on_failure = true;
+  return core_->reactor->settle(options);
+}
 void App::start(const WorkerOptions& options) { core_->reactor->start(options); }
 
 void App::shutdown() {

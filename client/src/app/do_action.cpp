@@ -113,6 +113,13 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       loaded = load(false);
     }
     if (loaded.event && loaded.event->name == kTombstoneEvent) throw StreamClosedError(target.stream);
+    if (target.expected_version && loaded.version != *target.expected_version) {
+      // Read from the store (a cache hit is reloaded above, and a recheck
+      // reads the store): the pinned version is stale, whatever the rules
+      // would say of a state the caller never saw. The commit would refuse it too.
+      Counters::bump(core.counters.conflicts);
+      throw ConcurrencyError(target.stream, target.expected_version, loaded.version);
+    }
     Events emitted;
     try {
       check_invariants(action, loaded, target);

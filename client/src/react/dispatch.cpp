@@ -20,12 +20,14 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
       outcome.defer_until = signal.due;
       return outcome;
     } catch (const NonRetryableError& error) {
-      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false, payload.event);
+      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false, payload.event,
+                    payload.reaction->name);
     } catch (const std::exception& error) {
-      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), true, payload.event);
+      return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), true, payload.event,
+                    payload.reaction->name);
     } catch (...) {
       return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, "a handler threw a non-exception",
-                    true, payload.event);
+                    true, payload.event, payload.reaction->name);
     }
     const bool last_of_event = i + 1 == payloads.size() || payloads[i + 1].event != payload.event;
     if (last_of_event) {

@@ -45,6 +45,8 @@ Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>
     spent.error = "blocked after " + std::to_string(lease.retry) +
                   " claims without acknowledged progress (leases expiring mid-handler?)";
     spent.block = true;
+    spent.failed_on(*payloads.front().event);  // where the stream is stuck
+    spent.failed_reaction = payloads.front().reaction->name;
     return spent;
   }
   return dispatch_reactions(deps.core, lease, payloads, fetched_to, deps.stopping);
@@ -84,6 +86,8 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       // to expire; the cycle's other streams are still acknowledged.
       Outcome untouched = moved_to(lease.at);
       untouched.error = error.what();
+      if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream))
+        untouched.failed_reaction = projection->route.target;
       untouched.acknowledged = true;
       outcomes.push_back(std::move(untouched));
     }
@@ -100,9 +104,10 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     if (outcome.handled > 0) report.handled_by_target[lease.stream] += outcome.handled;
     (lease.lagging ? report.handled_lagging : report.handled_leading) += outcome.handled;
     if (outcome.error) {
-      ++report.result.failed;
-      report_failure(deps, ReactionFailure{lease.stream, outcome.failed_id, outcome.failed_name, *outcome.error,
-                                           lease.retry, outcome.block});
+      ReactionFailure failure{lease.stream, outcome.failed_id, outcome.failed_name,     *outcome.error,
+                              lease.retry,  outcome.block,     outcome.failed_reaction, outcome.failed_stream};
+      report_failure(deps, failure);
+      report.result.add_failure(std::move(failure));
     }
     if (outcome.acknowledged) {
       if (outcome.lost) ++report.result.lost;

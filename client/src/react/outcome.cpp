@@ -7,9 +7,10 @@
 namespace act::react {
 
 Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
-               const std::string& error, bool retryable, const Committed* event) {
+               const std::string& error, bool retryable, const Committed* event, const std::string& reaction) {
   Outcome outcome;
   if (event) outcome.failed_on(*event);
+  outcome.failed_reaction = reaction;
   outcome.handled = handled;
   outcome.acked_at = acked_at;
   outcome.error = error;

@@ -19,13 +19,17 @@ struct Outcome {
   std::optional<Timestamp> retry_at;     // backoff after a failure
   bool acknowledged = false;             // nothing left to send: acked in the projection's transaction, or left to expire
   bool lost = false;                     // that acknowledgement found the lease gone
-  // The event whose handler threw (none: an infrastructure failure).
+  // The event whose handler threw (none: an infrastructure failure), and
+  // the reaction or projection whose handler it was (empty: none ran).
   std::optional<std::int64_t> failed_id;
   std::string failed_name;
+  std::string failed_stream;
+  std::string failed_reaction;
 
   void failed_on(const Committed& event) {
     failed_id = event.id;
     failed_name = event.name;
+    failed_stream = event.stream;
   }
 };
 
@@ -39,6 +43,6 @@ inline Outcome moved_to(std::int64_t at) {
 // A failure at the lease's retry count: block once the budget is spent (or
 // at once for a NonRetryableError), else retry after the backoff, if any.
 Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t handled, std::int64_t acked_at,
-               const std::string& error, bool retryable, const Committed* event);
+               const std::string& error, bool retryable, const Committed* event, const std::string& reaction);
 
 }  // namespace act::react

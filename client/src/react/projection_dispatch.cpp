@@ -83,16 +83,19 @@ Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel&
         Outcome outcome = applied(static_cast<std::int32_t>(all.failed_at), events[all.failed_at - 1].id, prefix.lost);
         outcome.error = all.error;
         outcome.failed_on(events[all.failed_at]);
+        outcome.failed_reaction = projection.route.target;
         return outcome;
       }
     }
-    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable, &events[all.failed_at]);
+    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable, &events[all.failed_at],
+                  projection.route.target);
   } catch (const Error& error) {
     // The acknowledgement or the commit failed: whether it landed is the
     // database's to say. Leave the lease alone; it expires and is claimed again.
     Outcome outcome;
     outcome.acked_at = lease.at;
     outcome.error = error.what();
+    outcome.failed_reaction = projection.route.target;
     outcome.acknowledged = true;
     outcome.lost = true;
     return outcome;

@@ -1,8 +1,10 @@
 #include "react/reactor.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
+#include "act/errors.hpp"
 #include "app/app_core.hpp"
 #include "app/causation.hpp"
 #include "db/transaction.hpp"
@@ -20,6 +22,12 @@ constexpr std::chrono::milliseconds kRebuildPoll{10};
 std::chrono::steady_clock::time_point steady_from(Timestamp due) {
   return std::chrono::steady_clock::now() +
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(due - std::chrono::system_clock::now());
+}
+
+// One line on stderr.
+void log_line(const std::string& text) {
+  const std::string line = "pg_act: " + text + "\n";
+  std::fputs(line.c_str(), stderr);
 }
 
 }  // namespace
@@ -96,6 +104,27 @@ DrainResult Reactor::drain() {
   return total;
 }
 
+void Reactor::worker_failed(const ReactionFailure& failure) const noexcept {
+  if (deps_.on_failure) {
+    report_failure(deps_, failure);
+    return;
+  }
+  try {
+    log_line(to_string(failure));
+  } catch (...) {  // a log line that cannot be written is not the worker's problem
+  }
+}
+
+void Reactor::log_unheard(const DrainResult& result) const noexcept {
+  if (deps_.on_failure) return;  // the listener heard them in the cycle
+  try {
+    for (const ReactionFailure& failure : result.failures) log_line(to_string(failure));
+    const auto reported = static_cast<std::int32_t>(result.failures.size());
+    if (result.failed > reported) log_line("and " + std::to_string(result.failed - reported) + " more failed attempts");
+  } catch (...) {
+  }
+}
+
 SettleResult Reactor::settle(const SettleOptions& options) {
   SettleResult total;
   if (registry_->empty()) return total;
@@ -108,6 +137,7 @@ SettleResult Reactor::settle(const SettleOptions& options) {
     total.drained += drained;
     if (correlated.events == 0 && correlated.subscribed == 0 && !drained.progressed()) break;
   }
+  if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
   return total;
 }
 
@@ -132,11 +162,12 @@ void Reactor::lane_loop(LaneSlot& slot) {
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
-        report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
+        worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
         wake_at = std::chrono::steady_clock::now() + backoff;
         backoff = std::min(backoff * 2, kFailureBackoffMax);
         break;
       }
+      log_unheard(report.result);
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
       if (!report.result.progressed()) break;
     }
@@ -156,7 +187,7 @@ void Reactor::correlate_loop(const WorkerOptions& options) {
       }
       backoff = kFailureBackoffMin;
     } catch (const std::exception& error) {
-      report_failure(deps_, ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false});
+      worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
       wake_at = std::chrono::steady_clock::now() + backoff;
       backoff = std::min(backoff * 2, kFailureBackoffMax);
     }

@@ -54,6 +54,9 @@ class Reactor {
   void initialize();
   void check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const;
   LaneSlot& slot_for(const std::string& lane);
+  // A worker's failures go to the on_failure listener or, without one, to stderr.
+  void worker_failed(const ReactionFailure& failure) const noexcept;
+  void log_unheard(const DrainResult& result) const noexcept;
   void lane_loop(LaneSlot& slot);
   void correlate_loop(const WorkerOptions& options);
 

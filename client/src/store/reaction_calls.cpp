@@ -50,7 +50,8 @@ std::int32_t count(db::Session& session, const db::Statement& statement, const d
 }
 
 json selector_json(const StreamFilter& filter) {
-  if (!filter.streams.empty()) return filter.streams;
+  // The array form even when empty: the database selects no row for [], every row for {}.
+  if (filter.streams) return *filter.streams;
   json selector = json::object();
   if (filter.stream) selector.update({{"stream", *filter.stream}, {"stream_exact", filter.stream_exact}});
   if (filter.source) selector.update({{"source", *filter.source}, {"source_exact", filter.source_exact}});
@@ -114,7 +115,10 @@ std::vector<BlockedLease> block(db::Session& session, const std::vector<BlockedL
   return blocked;
 }
 
+bool selects_nothing(const StreamFilter& filter) noexcept { return filter.streams && filter.streams->empty(); }
+
 std::int32_t reset(db::Session& session, const StreamFilter& filter) {
+  if (selects_nothing(filter)) return 0;
   return count(session, store_sql::kReset, db::Params().json(selector_json(filter)));
 }
 

@@ -26,5 +26,7 @@ std::int32_t count(db::Session& session, const db::Statement& statement, const d
 
 // The jsonb selector of act.defer / reset / unblock / prioritize / query_streams.
 nlohmann::json selector_json(const StreamFilter& filter);
+// An empty list of names: no row, so no round trip either.
+bool selects_nothing(const StreamFilter& filter) noexcept;
 
 }  // namespace act::reaction_calls

@@ -69,21 +69,25 @@ std::vector<BlockedLease> Store::block(const std::vector<BlockedLease>& leases) 
 }
 
 std::int32_t Store::defer(const StreamFilter& filter, Timestamp until) {
+  if (reaction_calls::selects_nothing(filter)) return 0;
   db::Params params;
   params.json(reaction_calls::selector_json(filter)).time(until);
   return count_of(*pool_, store_sql::kDefer, params);
 }
 
 std::int32_t Store::reset(const StreamFilter& filter) {
+  if (reaction_calls::selects_nothing(filter)) return 0;
   ConnectionPool::Lease connection = pool_->acquire();
   return reaction_calls::reset(connection.session(), filter);
 }
 
 std::int32_t Store::unblock(const StreamFilter& filter) {
+  if (reaction_calls::selects_nothing(filter)) return 0;
   return count_of(*pool_, store_sql::kUnblock, db::Params().json(reaction_calls::selector_json(filter)));
 }
 
 std::int32_t Store::prioritize(const StreamFilter& filter, std::int32_t priority) {
+  if (reaction_calls::selects_nothing(filter)) return 0;
   return count_of(*pool_, store_sql::kPrioritize,
                   db::Params().json(reaction_calls::selector_json(filter)).number(priority));
 }
@@ -91,7 +95,7 @@ std::int32_t Store::prioritize(const StreamFilter& filter, std::int32_t priority
 std::vector<Subscription> Store::query_streams(const StreamFilter& filter, const std::optional<std::string>& after,
                                                std::int32_t max_streams) {
   // act.query_streams takes a filter object only.
-  if (!filter.streams.empty()) throw std::invalid_argument("query_streams: select by fields (stream, lane, ...), not by a list");
+  if (filter.streams) throw std::invalid_argument("query_streams: select by fields (stream, lane, ...), not by a list");
   db::Params params;
   params.json(reaction_calls::selector_json(filter)).text(after).number(max_streams);
   std::vector<Subscription> rows;
