@@ -1,6 +1,8 @@
 // Database errors become act errors with their fields filled in.
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
+
 #include "db/error_mapping.hpp"
 #include "support/database.hpp"
 
@@ -87,7 +89,51 @@ TEST(ErrorMessages, MapsEachClass) {
   EXPECT_STREQ(other.what(), "act.commit: could not serialize access");
 }
 
+TEST(ErrorMessages, SaysWhatToDoWithoutTheExtension) {
+  const auto missing = thrown_by<StoreError>(
+      [] { db::throw_mapped({"act.version", "3F000", "ERROR:  schema \"act\" does not exist\n", ""}); });
+  EXPECT_STREQ(missing.what(), "act.version: schema \"act\" does not exist (pg_act is not installed in this database: "
+                               "run CREATE EXTENSION pg_act;)");
+  const auto older = thrown_by<StoreError>([] {
+    db::throw_mapped({"act.claim", "42883", "ERROR:  function act.claim(integer) does not exist\n", ""});
+  });
+  EXPECT_NE(std::string(older.what()).find("ALTER EXTENSION pg_act UPDATE"), std::string::npos);
+  EXPECT_EQ(db::setup_hint("3F000", R"(schema "shop" does not exist)"), "") << "only our schema";
+  EXPECT_EQ(db::setup_hint("42883", "function shop.f() does not exist"), "") << "only our functions";
+}
+
 class ErrorMappingTest : public DatabaseTest {};
+
+// Against a real database without the extension: the client's hint, and the
+// server's own HINT when pg_act is preloaded (its error hook adds it).
+TEST_F(ErrorMappingTest, ACallBeforeCreateExtensionSaysWhatToDo) {
+  const std::string bare = database().name() + "_bare";
+  database().sql("DROP DATABASE IF EXISTS " + bare);
+  database().sql("CREATE DATABASE " + bare);
+  const std::string conninfo = database().conninfo() + " dbname=" + bare;
+  {
+    auto app_store = Store(std::make_shared<ConnectionPool>(conninfo));
+    const auto error = thrown_by<StoreError>([&] { app_store.version("s"); });
+    EXPECT_NE(std::string(error.what()).find("run CREATE EXTENSION pg_act;"), std::string::npos) << error.what();
+    EXPECT_EQ(error.sqlstate(), "3F000");
+  }
+  {
+    pqxx::connection connection(conninfo);
+    pqxx::nontransaction work(connection);
+    const bool preloaded = work.exec1("SHOW shared_preload_libraries")[0].as<std::string>().find("pg_act") !=
+                           std::string::npos;
+    std::string server_text;
+    try {
+      work.exec("SELECT act.version('s')");
+    } catch (const pqxx::sql_error& error) {
+      server_text = error.what();
+    }
+    EXPECT_NE(server_text.find("does not exist"), std::string::npos);
+    EXPECT_EQ(server_text.find("HINT:  pg_act is not installed in this database") != std::string::npos, preloaded)
+        << server_text;
+  }
+  database().sql("DROP DATABASE " + bare);
+}
 
 TEST_F(ErrorMappingTest, StaleExpectedVersionIsAConcurrencyError) {
   const std::string s = stream();

@@ -33,6 +33,16 @@ std::optional<std::string> unquote_stream(std::string_view quoted, std::string_v
 
 }  // namespace
 
+std::string setup_hint(std::string_view sqlstate, std::string_view message) {
+  // 3F000: the call reached a database without the extension.
+  if (sqlstate == "3F000" && message == R"(schema "act" does not exist)")
+    return " (pg_act is not installed in this database: run CREATE EXTENSION pg_act;)";
+  // 42883 on one of ours: the extension is older than this client.
+  if (sqlstate == "42883" && message.starts_with("function act.") && message.ends_with(" does not exist"))
+    return " (the installed pg_act may be older than this client: run ALTER EXTENSION pg_act UPDATE;)";
+  return {};
+}
+
 bool is_connection_loss(std::string_view sqlstate) {
   // 08: connection exceptions; 57P01-57P03: the server shut the session down.
   return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" || sqlstate == "57P03";
@@ -95,7 +105,7 @@ void throw_mapped(const DatabaseFailure& failure) {
   } else if (state == "55000") {
     if (auto stream = parse_closed_stream(message, failure.subject)) throw StreamClosedError(std::move(*stream));
   }
-  throw StoreError(failure.operation, failure.sqlstate, failure.operation + ": " + message);
+  throw StoreError(failure.operation, failure.sqlstate, failure.operation + ": " + message + setup_hint(state, message));
 }
 
 }  // namespace act::db

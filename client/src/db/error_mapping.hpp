@@ -18,6 +18,10 @@ struct DatabaseFailure {
 // ValidationError; 55000 → StreamClosedError; anything else → StoreError.
 [[noreturn]] void throw_mapped(const DatabaseFailure& failure);
 
+// What to do when a call fails because pg_act is missing from the database
+// or older than the client (" (… run CREATE EXTENSION pg_act;)"), else "".
+std::string setup_hint(std::string_view sqlstate, std::string_view message);
+
 // True for failures after which the connection cannot be used again.
 bool is_connection_loss(std::string_view sqlstate);
 
