@@ -173,7 +173,7 @@ TEST_F(StoreTest, QueryStatsDescribesStreams) {
   const std::string s = stream();
   const auto rows = store_->commit(s, {{"A", {{"n", 1}}, {}}, {"B", {}, {}}, {"A", {{"n", 2}}, {}}});
   StatsQuery query;
-  query.streams = {s};
+  query.streams = std::vector<std::string>{s};
   query.tail = true;
   query.count = true;
   query.names = true;
@@ -196,6 +196,10 @@ TEST_F(StoreTest, QueryStatsDescribesStreams) {
   EXPECT_EQ(without_a[0].head.name, "B");
   EXPECT_FALSE(without_a[0].tail);
   EXPECT_FALSE(without_a[0].count);
+
+  StatsQuery none;
+  none.streams = std::vector<std::string>{};
+  EXPECT_TRUE(store_->query_stats(none).empty()) << "an empty list selects no stream, not every stream";
 }
 
 TEST_F(StoreTest, TruncateSeedsClosesAndTrims) {

@@ -35,8 +35,9 @@ struct Query {
 
 // Which streams act.query_stats describes and what it adds to each.
 struct StatsQuery {
-  std::vector<std::string> streams;     // these streams, or when empty:
-  std::optional<std::string> stream;    // one stream or pattern (empty: every stream)
+  // These streams (an empty list selects none), or when not given:
+  std::optional<std::vector<std::string>> streams;
+  std::optional<std::string> stream;    // one stream or pattern (not given either: every stream)
   bool stream_exact = true;
   bool tail = false;
   bool count = false;

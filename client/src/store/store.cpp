@@ -40,7 +40,8 @@ json messages_json(const std::vector<Message>& events) {
 }
 
 json stats_streams_json(const StatsQuery& query) {
-  if (!query.streams.empty()) return query.streams;
+  // A list goes as a JSON array, empty too: the database reads [] as no stream.
+  if (query.streams) return *query.streams;
   json selection = json::object();
   if (query.stream) selection = {{"stream", *query.stream}, {"stream_exact", query.stream_exact}};
   return selection;
