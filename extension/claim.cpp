@@ -1,6 +1,8 @@
 // act.claim(from_lagging, from_leading, by, millis, lane): lease streams with
 // work to one worker (reference §2.4). Reads only the work-set indexes and
 // locks only the chosen candidates, skipping rows other claimers hold.
+#include "claim.hpp"
+
 #include <string>
 
 #include "act/core/claim_plan.hpp"
@@ -32,33 +34,44 @@ SavedPlan g_fold_plan(
     0, kNoArgTypes);
 
 }  // namespace
+
+ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo) {
+  for (int arg = 0; arg < 4; ++arg)
+    if (PG_ARGISNULL(arg))
+      throw core::ValidationError(std::string(core::kClaimArgumentNames[arg]) + " must not be null",
+                                  core::sqlstate::kNullValueNotAllowed);
+  ClaimRequest request;
+  request.counts = core::PlanClaim(PG_GETARG_INT32(0), PG_GETARG_INT32(1));
+  if (TextArg(fcinfo, 2).empty()) throw core::ValidationError("by must not be empty");
+  request.by = PG_GETARG_DATUM(2);
+  request.millis = PG_GETARG_INT32(3);
+  if (request.millis < 0) throw core::ValidationError("millis must be 0 or more, not " + std::to_string(request.millis));
+  if (!PG_ARGISNULL(4)) request.lane = PG_GETARG_DATUM(4);
+  return request;
+}
+
+void RunClaim(const ClaimRequest& request) {
+  Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
+  const bool capped = ConcurrentMode();
+  const core::ClaimCounts& counts = request.counts;
+  Datum args[7] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
+                   request.by,                     Int32GetDatum(request.millis), request.lane.value_or(Datum(0)),
+                   capped ? Int64GetDatum(Horizon()) : Datum(0)};
+  const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
+  SavedPlan& plan = request.lane ? g_claim_lane_plan : g_claim_plan;
+  Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
+}
+
 }  // namespace act::pg
 
 using namespace act;
 
 ACT_SQL_FUNCTION(act_claim) {
-  for (int arg = 0; arg < 4; ++arg)
-    if (PG_ARGISNULL(arg))
-      throw core::ValidationError(std::string(core::kClaimArgumentNames[arg]) + " must not be null",
-                                  core::sqlstate::kNullValueNotAllowed);
-  const core::ClaimCounts counts = core::PlanClaim(PG_GETARG_INT32(0), PG_GETARG_INT32(1));
-  const std::string_view by = pg::TextArg(fcinfo, 2);
-  if (by.empty()) throw core::ValidationError("by must not be empty");
-  const int32 millis = PG_GETARG_INT32(3);
-  if (millis < 0) throw core::ValidationError("millis must be 0 or more, not " + std::to_string(millis));
-  const bool has_lane = !PG_ARGISNULL(4);
-
+  const pg::ClaimRequest request = pg::ReadClaimArguments(fcinfo);
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
-  if (counts.Total() > 0) {
-    pg::Execute(pg::g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
-    const bool capped = pg::ConcurrentMode();
-    Datum args[7] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
-                     PG_GETARG_DATUM(2),              Int32GetDatum(millis),          has_lane ? PG_GETARG_DATUM(4) : Datum(0),
-                     capped ? Int64GetDatum(pg::Horizon()) : Datum(0)};
-    const char nulls[8] = {' ', ' ', ' ', ' ', ' ', has_lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
-    pg::SavedPlan& plan = has_lane ? pg::g_claim_lane_plan : pg::g_claim_plan;
-    pg::Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
+  if (request.counts.Total() > 0) {
+    pg::RunClaim(request);
     pg::EmitAllRows(result);
   }
   spi.Finish();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "leases.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
@@ -58,7 +59,7 @@ SavedPlan g_reach_plan(
 // A watermark above what any read could have returned would skip events
 // (an off-by-one, a stale id from another store): refused before anything is
 // written. Rewinds stay allowed.
-void RequireReachable(const std::vector<core::LeaseEntry>& leases) {
+void RequireReachable(const std::vector<core::LeaseEntry>& leases, const char* what) {
   const int64 horizon = Horizon();
   for (std::size_t i = 0; i < leases.size(); ++i) {
     const core::LeaseEntry& lease = leases[i];
@@ -71,7 +72,7 @@ void RequireReachable(const std::vector<core::LeaseEntry>& leases) {
       if (source && !core::IsPattern(*source)) source_head = RowInt64(0, 2);
     }
     if (!source_head || lease.at > *source_head)
-      throw core::ValidationError("leases: at " + std::to_string(lease.at) + " for stream " +
+      throw core::ValidationError(std::string(what) + ": at " + std::to_string(lease.at) + " for stream " +
                                   core::Quoted(lease.stream) + " is beyond act.horizon() (" +
                                   std::to_string(horizon) + "): no read could have reached it");
   }
@@ -83,36 +84,41 @@ TimestampTz DueOf(const core::LeaseEntry& lease) {
 }
 
 }  // namespace
-}  // namespace act::pg
 
-using namespace act;
-
-ACT_SQL_FUNCTION(act_ack) {
-  const std::vector<core::LeaseEntry> leases = pg::ReadLeases(fcinfo, core::LeaseUse::kAck);
+void ApplyAcks(const std::vector<core::LeaseEntry>& leases, const char* what) {
+  RequireReachable(leases, what);
   const std::size_t count = leases.size();
   std::vector<Datum> streams, bys, ats, laggings, retries, dues;
   auto retry_nulls = std::make_unique<bool[]>(count);
   auto due_nulls = std::make_unique<bool[]>(count);
   for (std::size_t i = 0; i < count; ++i) {
     const core::LeaseEntry& lease = leases[i];
-    streams.push_back(pg::MakeText(lease.stream));
-    bys.push_back(pg::MakeText(lease.by));
+    streams.push_back(MakeText(lease.stream));
+    bys.push_back(MakeText(lease.by));
     ats.push_back(Int64GetDatum(lease.at));
     laggings.push_back(BoolGetDatum(lease.lagging));
     retries.push_back(Int32GetDatum(lease.retry.value_or(0)));
     retry_nulls[i] = !lease.retry;
-    dues.push_back(lease.HasDue() ? TimestampTzGetDatum(pg::DueOf(lease)) : Datum(0));
+    dues.push_back(lease.HasDue() ? TimestampTzGetDatum(DueOf(lease)) : Datum(0));
     due_nulls[i] = !lease.HasDue();
   }
+  Datum args[6] = {MakeArray(streams, nullptr, TEXTOID),   MakeArray(bys, nullptr, TEXTOID),
+                   MakeArray(ats, nullptr, INT8OID),       MakeArray(laggings, nullptr, BOOLOID),
+                   MakeArray(retries, retry_nulls.get(), INT4OID),
+                   MakeArray(dues, due_nulls.get(), TIMESTAMPTZOID)};
+  Execute(g_ack_plan.Get(), args, nullptr, false, 0, SPI_OK_SELECT);
+}
+
+}  // namespace act::pg
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_ack) {
+  const std::vector<core::LeaseEntry> leases = pg::ReadLeases(fcinfo, core::LeaseUse::kAck);
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
-  if (count > 0) {
-    pg::RequireReachable(leases);
-    Datum args[6] = {pg::MakeArray(streams, nullptr, TEXTOID),  pg::MakeArray(bys, nullptr, TEXTOID),
-                     pg::MakeArray(ats, nullptr, INT8OID),      pg::MakeArray(laggings, nullptr, BOOLOID),
-                     pg::MakeArray(retries, retry_nulls.get(), INT4OID),
-                     pg::MakeArray(dues, due_nulls.get(), TIMESTAMPTZOID)};
-    pg::Execute(pg::g_ack_plan.Get(), args, nullptr, false, 0, SPI_OK_SELECT);
+  if (!leases.empty()) {
+    pg::ApplyAcks(leases);
     pg::EmitAllRows(result);
   }
   spi.Finish();

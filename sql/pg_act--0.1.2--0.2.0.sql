@@ -2,6 +2,7 @@
 -- - Strict input: every JSON argument refuses a key its function does not
 --   know (22023 naming the key); act.query_stats types its options strictly
 --   and reads {"stream": p} as a pattern unless stream_exact is true.
+-- - act.claim_events: acks, claim and each claimed stream's events in one call.
 -- - act.commit takes expected_version as bigint (drivers that bind int8).
 -- - Personal data: the role act_pii_reader alone may read act.events.pii;
 --   act_reader keeps SELECT on every other column, and act.query returns
@@ -15,7 +16,8 @@
 --   re-subscribing with another source or names raises a NOTICE; commits and
 --   subscribes read subscriptions and events on the latest snapshot under
 --   REPEATABLE READ too; lanes and correlator keys are bounded; the fenced
---   horizon never decreases; setting act.notify_payload.
+--   horizon never decreases; setting act.notify_payload; one lock order for
+--   subscribe and commit (no deadlock when a transaction does both).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.0'" to load this file. \quit
 
 -- act.commit: expected_version becomes bigint (one function, so no call is ambiguous).
@@ -299,6 +301,17 @@ END $$;
 COMMENT ON FUNCTION act.query_stats(jsonb, jsonb) IS
   'Per-stream head (and tail, count, names by event) of the streams that have qualifying events';
 
+-- Draining in one call.
+CREATE FUNCTION act.claim_events(from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL,
+                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL)
+RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
+AS 'MODULE_PATHNAME', 'act_claim_events';
+COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) IS
+  'A drain cycle in one call: applies acks as act.ack, claims as act.claim, and hands each claimed stream its events after at';
+
+REVOKE ALL ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 
 -- Personal data.
 DO $$

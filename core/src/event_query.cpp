@@ -6,7 +6,7 @@ namespace act::core {
 
 std::uint32_t EventQuery::Key() const {
   const bool flags[] = {stream, stream_exact, after,    before,    names,  created_after,
-                        created_before, correlation, with_snaps, backward, capped, hide_pii};
+                        created_before, correlation, with_snaps, backward, capped, hide_pii, work_only};
   std::uint32_t key = 0;
   for (bool flag : flags) key = (key << 1) | (flag ? 1u : 0u);
   return key;
@@ -29,7 +29,10 @@ std::string EventQuerySql(const EventQuery& query) {
   if (query.created_after) where.push_back("created > $5");
   if (query.created_before) where.push_back("created < $6");
   if (query.correlation) where.push_back("(meta ->> 'correlation') = $7");
-  if (!query.with_snaps) where.push_back("name <> '__snapshot__'");
+  if (query.work_only)
+    where.push_back("name <> ALL ('{__snapshot__,__tombstone__}')");
+  else if (!query.with_snaps)
+    where.push_back("name <> '__snapshot__'");
   if (query.capped) where.push_back("id <= $8");
 
   std::string sql = query.hide_pii

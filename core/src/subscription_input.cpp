@@ -72,16 +72,16 @@ std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input) {
   return lease;
 }
 
-std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use) {
-  RequireArray(input, "leases");
+std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use, const char* what) {
+  RequireArray(input, what);
   std::vector<LeaseEntry> entries;
   std::unordered_map<std::string, std::size_t> position;
   for (std::size_t i = 0; i < input.size(); ++i) {
     // A claim row passed back as it is carries source and lane too.
     const JsonFields fields =
         use == LeaseUse::kAck
-            ? JsonFields(input[i], Item("leases", i), {"stream", "by", "at", "lagging", "retry", "due", "source", "lane"})
-            : JsonFields(input[i], Item("leases", i),
+            ? JsonFields(input[i], Item(what, i), {"stream", "by", "at", "lagging", "retry", "due", "source", "lane"})
+            : JsonFields(input[i], Item(what, i),
                          {"stream", "by", "error", "lagging", "source", "at", "retry", "lane"});
     LeaseEntry entry;
     entry.stream = fields.RequiredString("stream");

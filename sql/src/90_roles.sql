@@ -34,7 +34,7 @@ GRANT EXECUTE ON FUNCTION
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
-  act.block(jsonb) TO act_worker;
+  act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
   act.prioritize(jsonb, int) TO act_admin;
 

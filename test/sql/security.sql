@@ -101,7 +101,7 @@ SELECT results_eq($$
    WHERE n.nspname = 'act' AND has_function_privilege(r.rolname, p.oid, 'EXECUTE')
    ORDER BY 1, 2$$,
   $$SELECT r, f FROM (VALUES
-      ('app_admin', 'ack'), ('app_admin', 'block'), ('app_admin', 'claim'), ('app_admin', 'commit'), ('app_admin', 'defer'),
+      ('app_admin', 'ack'), ('app_admin', 'block'), ('app_admin', 'claim'), ('app_admin', 'claim_events'), ('app_admin', 'commit'), ('app_admin', 'defer'),
       ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'), ('app_admin', 'horizon'), ('app_admin', 'horizon_holders'),
       ('app_admin', 'max_event_id'), ('app_admin', 'mode'), ('app_admin', 'prioritize'), ('app_admin', 'query'),
       ('app_admin', 'query_stats'), ('app_admin', 'query_streams'), ('app_admin', 'reset'), ('app_admin', 'subscribe'),
@@ -110,7 +110,7 @@ SELECT results_eq($$
       ('app_reader', 'event_hash'), ('app_reader', 'horizon'), ('app_reader', 'horizon_holders'),
       ('app_reader', 'max_event_id'), ('app_reader', 'mode'), ('app_reader', 'query'), ('app_reader', 'query_stats'),
       ('app_reader', 'query_streams'), ('app_reader', 'verify'), ('app_reader', 'version'), ('app_reader', 'wait'),
-      ('app_worker', 'ack'), ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'commit'),
+      ('app_worker', 'ack'), ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'claim_events'), ('app_worker', 'commit'),
       ('app_worker', 'event_hash'), ('app_worker', 'forget_pii'), ('app_worker', 'horizon'), ('app_worker', 'horizon_holders'),
       ('app_worker', 'max_event_id'), ('app_worker', 'mode'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
       ('app_worker', 'query_streams'), ('app_worker', 'subscribe'), ('app_worker', 'verify'), ('app_worker', 'version'),

@@ -33,6 +33,7 @@ struct EventQuery {
   bool backward = false;
   bool capped = false;  // stay at or below the horizon
   bool hide_pii = false;  // the caller may not read pii: it reads as NULL
+  bool work_only = false;  // never a snapshot or a tombstone (a drain's events)
 
   // One bit per flag: the key of the plan cache.
   std::uint32_t Key() const;

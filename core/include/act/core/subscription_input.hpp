@@ -51,7 +51,8 @@ struct LeaseEntry {
 // Keys other than a lease's own and a claim row's columns are errors, so a
 // claim row can be passed back as it is but a misspelt key is refused.
 // A later entry for the same stream replaces an earlier one.
-std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use);
+// `what` names the argument in messages ("leases", or "acks" of act.claim_events).
+std::vector<LeaseEntry> ParseLeases(const nlohmann::json& input, LeaseUse use, const char* what = "leases");
 
 // A source is a pattern when it holds a regex metacharacter; otherwise it
 // names one stream literally. Every pattern (a source, a selector's stream or

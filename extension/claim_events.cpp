@@ -1,0 +1,163 @@
+// act.claim_events(from_lagging, from_leading, by, millis, lane, max_events,
+// acks): a worker's whole drain cycle in one round trip and one transaction:
+// the last batch's acks, then act.claim's claim, then each claimed stream's
+// events after its watermark (docs/sql.md "Draining in one call").
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "act/core/errors.hpp"
+#include "act/core/event_query.hpp"
+#include "act/core/subscription_input.hpp"
+#include "arrays.hpp"
+#include "claim.hpp"
+#include "error_bridge.hpp"
+#include "horizon.hpp"
+#include "json_args.hpp"
+#include "leases.hpp"
+#include "pii_access.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+extern "C" {
+#include "utils/datum.h"
+}
+
+namespace act::pg {
+namespace {
+
+enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks };
+
+// The events a claimed row hands over, as one jsonb array: its source (every
+// stream, a literal, or a pattern), its names, never a snapshot or a
+// tombstone, never above the horizon, after `at`, in id order, at most
+// `max_events`. pii only where the caller may read it, and only when set.
+std::string EventsSql(const core::EventQuery& query) {
+  std::string pii = query.hide_pii ? "" : " || CASE WHEN e.pii IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('pii', e.pii) END";
+  return "SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, "
+         "'name', e.name, 'data', e.data, 'meta', e.meta, 'created', e.created)" + pii +
+         " ORDER BY e.id), '[]'::jsonb) FROM (" + core::EventQuerySql(query) + ") e";
+}
+
+const Oid kEventArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
+                                                         TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
+
+SPIPlanPtr EventsPlan(const core::EventQuery& query) {
+  static std::unordered_map<std::uint32_t, SPIPlanPtr> plans;
+  const std::uint32_t key = query.Key();
+  if (auto found = plans.find(key); found != plans.end()) return found->second;
+  SPIPlanPtr plan = PrepareKept(EventsSql(query), core::kEventQueryParamCount, kEventArgTypes);
+  plans.emplace(key, plan);
+  return plan;
+}
+
+struct ClaimedRow {
+  Datum stream, source, at, by, retry, lagging, lane;
+  bool source_null = false;
+  std::optional<std::vector<std::string>> names;
+};
+
+const Oid kNamesArgTypes[] = {TEXTOID};
+SavedPlan g_names_plan("SELECT s.names FROM act.subscription_rows s WHERE s.stream = $1", 1, kNamesArgTypes);
+
+// Copies the claim's rows out of SPI memory (the event queries reuse it).
+std::vector<ClaimedRow> TakeClaimedRows() {
+  std::vector<ClaimedRow> rows;
+  for (uint64 i = 0; i < RowCount(); ++i) {
+    ClaimedRow row{};
+    Datum* columns[] = {&row.stream, &row.source, &row.at, &row.by, &row.retry, &row.lagging, &row.lane};
+    for (int c = 0; c < 7; ++c) {
+      Datum* target = columns[c];
+      bool is_null = false;
+      const uint64 index = i;
+      *target = Guard([index, c, &is_null] {
+        HeapTuple tuple = SPI_tuptable->vals[index];
+        TupleDesc desc = SPI_tuptable->tupdesc;
+        const Datum value = SPI_getbinval(tuple, desc, c + 1, &is_null);
+        if (is_null) return Datum(0);
+        Form_pg_attribute attribute = TupleDescAttr(desc, c);
+        return datumCopy(value, attribute->attbyval, attribute->attlen);
+      });
+      if (c == 1) row.source_null = is_null;
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Datum EventsOf(const ClaimedRow& row, int64 max_events, bool hide_pii, int64 horizon) {
+  Datum name_args[1] = {row.stream};
+  Execute(g_names_plan.Get(), name_args, nullptr, true, 0, SPI_OK_SELECT);
+  const std::optional<std::vector<std::string>> names = RowCount() == 1 ? RowTextArray(0, 1) : std::nullopt;
+
+  core::EventQuery query;
+  query.after = true;
+  query.work_only = true;
+  query.capped = true;
+  query.hide_pii = hide_pii;
+  std::optional<std::string> source;
+  if (!row.source_null) {
+    source = std::string(VarlenaBytes(row.source));
+    query.stream = true;
+    query.stream_exact = !core::IsPattern(*source);
+  }
+  query.names = names.has_value();
+
+  Datum values[core::kEventQueryParamCount] = {};
+  char nulls[core::kEventQueryParamCount + 1] = "nnnnnnnnn";
+  auto bind = [&values, &nulls](int param, Datum value) {
+    values[param - 1] = value;
+    nulls[param - 1] = ' ';
+  };
+  if (source) bind(core::kParamStream, row.source);
+  bind(core::kParamAfter, row.at);
+  if (names) {
+    std::vector<Datum> items;
+    for (const std::string& name : *names) items.push_back(MakeText(name));
+    bind(core::kParamNames, MakeArray(items, nullptr, TEXTOID));
+  }
+  bind(core::kParamHorizon, Int64GetDatum(horizon));
+  bind(core::kParamLimit, Int64GetDatum(max_events));
+  Execute(EventsPlan(query), values, nulls, true, 0, SPI_OK_SELECT);
+  return Guard([] {
+    bool is_null = false;
+    const Datum events = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null);
+    return SPI_datumTransfer(events, false, -1);
+  });
+}
+
+}  // namespace
+}  // namespace act::pg
+
+using namespace act;
+
+ACT_SQL_FUNCTION(act_claim_events) {
+  const pg::ClaimRequest request = pg::ReadClaimArguments(fcinfo);
+  if (PG_ARGISNULL(pg::kMaxEvents))
+    throw core::ValidationError("max_events must not be null", core::sqlstate::kNullValueNotAllowed);
+  const int32 max_events = PG_GETARG_INT32(pg::kMaxEvents);
+  if (max_events < 1) throw core::ValidationError("max_events must be 1 or more, not " + std::to_string(max_events));
+  std::vector<core::LeaseEntry> acks;
+  if (!PG_ARGISNULL(pg::kAcks))
+    acks = core::ParseLeases(pg::JsonArgument(fcinfo, pg::kAcks, "acks"), core::LeaseUse::kAck, "acks");
+  const bool hide_pii = !pg::CallerMayReadPii();
+
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  pg::SpiSession spi;
+  if (!acks.empty()) pg::ApplyAcks(acks, "acks");
+  if (request.counts.Total() > 0) {
+    pg::RunClaim(request);
+    const std::vector<pg::ClaimedRow> rows = pg::TakeClaimedRows();
+    // One horizon for every row: what the claim itself was capped at or below.
+    const int64 horizon = pg::Horizon();
+    for (const pg::ClaimedRow& row : rows) {
+      const Datum events = pg::EventsOf(row, max_events, hide_pii, horizon);
+      Datum values[8] = {row.stream, row.source, row.at, row.by, row.retry, row.lagging, row.lane, events};
+      bool nulls[8] = {false, row.source_null, false, false, false, false, false, false};
+      pg::Guard([result, &values, &nulls] { tuplestore_putvalues(result->setResult, result->setDesc, values, nulls); });
+    }
+  }
+  spi.Finish();
+  return Datum(0);
+}

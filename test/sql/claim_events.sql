@@ -1,0 +1,103 @@
+-- act.claim_events: acks first (as act.ack), then the claim (as act.claim),
+-- then each claimed stream's events after its watermark: from its source,
+-- with its names, never a snapshot or tombstone, never above the horizon, at
+-- most max_events, pii only for those who may read it.
+BEGIN;
+SELECT plan(47);
+
+\ir lib/refused.sql
+
+SELECT has_function('act', 'claim_events', ARRAY['integer', 'integer', 'text', 'integer', 'text', 'integer', 'jsonb'],
+  'act.claim_events(from_lagging, from_leading, by, millis, lane, max_events, acks)');
+SELECT is((SELECT array_agg(p.parameter_default::text ORDER BY p.ordinal_position)
+             FROM information_schema.parameters p JOIN information_schema.routines r USING (specific_name)
+            WHERE r.routine_schema = 'act' AND r.routine_name = 'claim_events' AND p.parameter_mode = 'IN'),
+  ARRAY[NULL, NULL, NULL, NULL, 'NULL::text', '100', 'NULL::jsonb'], 'lane, max_events and acks have their defaults');
+
+SELECT count(*) FROM act.commit('o-1', '[{"name": "Placed", "data": {"n": 1}, "pii": {"email": "a@b"}}, {"name": "Paid"}]');
+SELECT count(*) FROM act.commit('o-2', '[{"name": "Placed"}, {"name": "__snapshot__", "data": {}}]');
+SELECT count(*) FROM act.commit('x-9', '[{"name": "Other"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "all", "lane": "l"}, {"stream": "lit", "source": "o-1", "names": ["Paid"], "lane": "l"},
+                                     {"stream": "pat", "source": "^o-", "lane": "l"}]');
+
+CREATE TEMP TABLE first_cycle AS SELECT * FROM act.claim_events(10, 0, 'w', 60000, 'l', 2);
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM first_cycle), ARRAY['all', 'lit', 'pat'], 'three streams claimed');
+SELECT is((SELECT array_agg(e ->> 'id' ORDER BY (e ->> 'id')::bigint) FROM first_cycle, jsonb_array_elements(events) e WHERE stream = 'all'),
+  ARRAY['1', '2'], 'a source-less row gets every stream''s events, in id order, at most max_events');
+SELECT is((SELECT array_agg(e ->> 'name') FROM first_cycle, jsonb_array_elements(events) e WHERE stream = 'lit'),
+  ARRAY['Paid'], 'a literal source with names gets only those names');
+SELECT is((SELECT array_agg(e ->> 'stream' || '/' || (e ->> 'version')) FROM first_cycle, jsonb_array_elements(events) e WHERE stream = 'pat'),
+  ARRAY['o-1/0', 'o-1/1'], 'a pattern source gets its matching streams');
+SELECT is((SELECT (first_cycle.events -> 0) - 'created' FROM first_cycle WHERE stream = 'all'),
+  jsonb_build_object('id', 1, 'stream', 'o-1', 'version', 0, 'name', 'Placed', 'data', '{"n": 1}'::jsonb, 'meta', '{}'::jsonb,
+                     'pii', '{"email": "a@b"}'::jsonb), 'an event object carries its fields (pii for the owner)');
+SELECT ok((SELECT NOT ((first_cycle.events -> 1) ? 'pii') FROM first_cycle WHERE stream = 'all'), 'pii only when set');
+SELECT ok((SELECT (first_cycle.events -> 0 ->> 'created')::timestamptz = (SELECT created FROM act.events WHERE id = 1)
+             FROM first_cycle WHERE stream = 'all'), 'created as to_jsonb renders it');
+SELECT is((SELECT array_agg(DISTINCT (stream, at, by, retry, lagging, lane)::text) FROM first_cycle WHERE stream = 'lit'),
+  ARRAY['(lit,-1,w,0,t,l)'], 'the claim columns are act.claim''s');
+
+-- The next cycle acks the last one and gets what is left.
+CREATE TEMP TABLE second_cycle AS SELECT * FROM act.claim_events(10, 0, 'w', 60000, 'l', 2,
+  '[{"stream": "all", "by": "w", "at": 2}, {"stream": "lit", "by": "w", "at": 2}, {"stream": "pat", "by": "w", "at": 2}]');
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM second_cycle), ARRAY['all', 'pat'],
+  'acked first: lit is done, the others had more than max_events and are claimed again');
+SELECT is((SELECT array_agg(e ->> 'name' ORDER BY (e ->> 'id')::bigint) FROM second_cycle, jsonb_array_elements(events) e WHERE stream = 'all'),
+  ARRAY['Placed', 'Other'], 'never a snapshot: o-2''s snapshot is skipped, x-9 follows');
+SELECT is((SELECT array_agg(e ->> 'stream') FROM second_cycle, jsonb_array_elements(events) e WHERE stream = 'pat'),
+  ARRAY['o-2'], 'the pattern row gets o-2''s event, not x-9''s');
+SELECT is((SELECT at FROM act.subscriptions WHERE stream = 'lit'), 2::bigint, 'the ack set lit''s watermark');
+SELECT is((SELECT count(*) FROM act.claim_events(10, 0, 'w', 60000, 'l', 100,
+  (SELECT jsonb_agg(jsonb_build_object('stream', stream, 'by', by, 'at', (events -> -1 ->> 'id')::bigint)) FROM second_cycle))),
+  0::bigint, 'everything handled: nothing left to claim');
+
+-- A tombstone is never work; events run up to the horizon, not only to the mark.
+SELECT count(*) FROM act.truncate('[{"stream": "x-9"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "late", "source": "o-1", "correlated_at": 1}]');
+SELECT is((SELECT jsonb_array_length(events) FROM act.claim_events(10, 0, 'w2', 60000, max_events => 10) WHERE stream = 'late'),
+  2, 'a row marked at 1 gets both of o-1''s events (up to the horizon)');
+SELECT is((SELECT count(*) FROM act.subscriptions WHERE stream = 'all' AND at < coalesce(correlated_at, -1)), 0::bigint,
+  'the tombstone gave the source-less row no work');
+
+-- A stream claimed only to be acked gets [].
+SELECT count(*) FROM act.subscribe('[{"stream": "nothing-yet", "source": "no-such-stream", "correlated_at": 5}]');
+SELECT is((SELECT events FROM act.claim_events(10, 0, 'w3', 60000) WHERE stream = 'nothing-yet'), '[]'::jsonb,
+  'a claimed row with nothing to hand over gets []');
+
+-- Acks: all or nothing, a lost lease dropped, a watermark beyond any read refused.
+SELECT count(*) FROM act.subscribe('[{"stream": "race", "source": "o-2"}]');
+SELECT is((SELECT count(*) FROM act.claim_events(10, 0, 'w4', 60000) WHERE stream = 'race'), 1::bigint, 'race claimed by w4');
+SELECT lives_ok($$SELECT * FROM act.claim_events(0, 0, 'w5', 60000, acks => '[{"stream": "race", "by": "w5", "at": 3}]')$$,
+  'an ack from a worker that does not hold the lease is dropped, not an error');
+SELECT is((SELECT leased_by FROM act.subscriptions WHERE stream = 'race'), 'w4', 'and changes nothing');
+SELECT * FROM pg_temp.refused(format($$SELECT * FROM act.claim_events(10, 0, 'w4', 60000,
+  acks => '[{"stream": "race", "by": "w4", "at": %s}]')$$, act.horizon() + 1),
+  '22023', 'acks: at % for stream "race" is beyond act.horizon() (%): no read could have reached it',
+  'an ack beyond the horizon: nothing acked, nothing claimed');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w4', 60000, acks => '[{"stream": "race", "by": "w4", "at": 3, "att": 1}]')$$,
+  '22023', 'acks[0]: unknown key "att"%', 'an ack with an unknown key');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w4', 60000, acks => '{"stream": "race"}')$$,
+  '22023', 'acks must be a JSON array, not an object', 'acks as an object');
+
+-- Bad arguments, as act.claim's.
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_events => 0)$$,
+  '22023', 'max_events must be 1 or more, not 0', 'max_events 0');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_events => NULL)$$,
+  '22004', 'max_events must not be null', 'max_events NULL');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(-1, 0, 'w', 1000)$$, '22023', NULL, 'negative from_lagging');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, '', 1000)$$, '22023', 'by must not be empty', 'an empty by');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, NULL, 1000)$$, '22004', 'by must not be null', 'a NULL by');
+
+-- pii: a worker reads it as absent.
+CREATE ROLE app_worker IN ROLE act_worker;
+SELECT count(*) FROM act.subscribe('[{"stream": "mailer", "source": "o-1"}]');
+SET ROLE app_worker;
+SELECT is((SELECT count(*) FROM act.claim_events(10, 0, 'wk', 60000) c, jsonb_array_elements(c.events) e
+            WHERE c.stream = 'mailer' AND e ? 'pii'), 0::bigint, 'act_worker gets no pii in the events');
+SELECT is((SELECT count(*) FROM act.claim_events(10, 0, 'wk', 60000, acks => '[{"stream": "mailer", "by": "wk", "at": 2}]')),
+  0::bigint, 'act_worker acks through it');
+RESET ROLE;
+SELECT is((SELECT at FROM act.subscriptions WHERE stream = 'mailer'), 2::bigint, 'the worker''s ack landed');
+
+SELECT * FROM finish();
+ROLLBACK;
