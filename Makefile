@@ -38,35 +38,41 @@ $(shlib): $(CORE_LIB)
 
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.
 CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
+# CMake's build is a make of its own that takes -j2. Under a parallel make
+# (make -j, or PGXS's build of the .so that needs the core library) it would
+# inherit our jobserver, drop it and warn "-j2 forced in submake": it runs
+# outside ours instead.
+CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
 .PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
-	cmake --build $(BUILD_DIR) --target act_core -j2
+	$(CMAKE_BUILD) --target act_core
 
 cmake-build:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
-	cmake --build $(BUILD_DIR) -j2
+	$(CMAKE_BUILD)
 
+# The scripts say what they do, one line per stage: make need not echo them.
 deps:
-	scripts/deps.sh
+	@scripts/deps.sh
 
 demo: deps
-	scripts/demo.sh
+	@scripts/demo.sh
 
 test: deps
-	scripts/test.sh
+	@scripts/test.sh
 
 stress: deps
-	scripts/stress.sh
+	@scripts/stress.sh
 
 # Benchmarks: not part of test. BENCH_QUICK=1 for short runs.
 bench: deps
-	bench/run.sh
+	@bench/run.sh
 
 bench-check: deps
-	bench/check.sh
+	@bench/check.sh
 
 bench-baseline: deps
-	bench/check.sh --write-baseline
+	@bench/check.sh --write-baseline

@@ -1,8 +1,8 @@
 #pragma once
 // Latency samples and the record every benchmark program prints: one JSON
 // object per line with scenario, p50_ms, p95_ms and ops_per_s, which
-// bench/run.sh merges into one file. Percentiles as the reference harness
-// takes them: sorted[floor(n * p)].
+// bench/run.sh merges into one file. Percentiles as PERFORMANCE.md defines
+// them: sorted[floor(n * p)].
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -40,7 +40,7 @@ class Samples {
   }
   double max() const { return values_.empty() ? 0 : *std::max_element(values_.begin(), values_.end()); }
 
-  // p50, p95 and operations per second of one caller (1000 / mean), as the reference reports them.
+  // p50, p95 and operations per second of one caller (1000 / mean), as PERFORMANCE.md reports them.
   nlohmann::json summary() const {
     return {{"samples", values_.size()},
             {"p50_ms", percentile(0.50)},

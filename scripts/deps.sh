@@ -18,7 +18,12 @@ if [ "$(id -u)" -ne 0 ]; then
   echo "install them as root: apt-get install ${missing[*]}" >&2
   exit 1
 fi
-echo "installing: ${missing[*]}"
+echo "installing packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt's progress and debconf's remarks only when something fails.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 1
+fi

@@ -1,6 +1,6 @@
-// Concurrent commits through the client, the reference's scenarios 5 and 6:
+// Concurrent commits through the client (PERFORMANCE.md, "The C++ client"):
 // 50 actions at once on 50 new streams, and 20 at once on ONE stream that
-// already exists, each retried until it lands. The reference ran scenario 6
+// already exists, each retried until it lands. The reference orchestrator ran the second
 // on a new stream, where nothing conflicts; here the stream is seeded first,
 // so all but one writer of each round conflict, and the conflicts are reported.
 #include <atomic>

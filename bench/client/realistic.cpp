@@ -1,4 +1,4 @@
-// The reference's realistic workloads through the client library: a ticket
+// Realistic workloads through the client library (PERFORMANCE.md, "The C++ client"): a ticket
 // workflow (3 actions, 2 invariants), a calculator session (10 actions, then
 // the drain feeds a projection), and a shared inventory (10 reservations at
 // once on one pre-existing stream, under a stock > 0 invariant).

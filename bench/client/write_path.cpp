@@ -1,4 +1,4 @@
-// The client write path, the reference's regression-guard scenarios 1-4:
+// The client write path (PERFORMANCE.md, "The C++ client"), four scenarios:
 // do_action on one stream (warm cache, guarded commit), warm load (cache
 // hit), cold load replaying 100 events, do_action + load.
 #include "support.hpp"

@@ -1,4 +1,4 @@
--- act.claim, act.ack, act.block: eligibility, frontiers, leases, retry, holders, due, bad input (reference §2.0, §2.4, §2.6, §2.7).
+-- act.claim, act.ack, act.block: eligibility, frontiers, leases, retry, holders, due, bad input (docs/reference.md, "Subscriptions and the drain").
 BEGIN;
 SELECT plan(43);
 

@@ -1,4 +1,4 @@
--- The fixed schema of SQL-API.md: tables, columns in order, keys, indexes, functions.
+-- The fixed schema (docs/reference.md): tables, columns in order, keys, indexes, functions.
 BEGIN;
 SELECT plan(19);
 

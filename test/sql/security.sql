@@ -87,7 +87,7 @@ SELECT is((SELECT forgotten FROM h_forget), 0::bigint, 'act.forget_pii');
 SELECT results_eq('SELECT horizon >= 4, holders FROM h_horizon', $$VALUES (true, 1::bigint)$$,
   'act.horizon and act.horizon_holders (this open transaction holds the horizon)');
 
--- Roles (SQL-API.md "Roles"): each includes the one before it.
+-- Roles (docs/reference.md, "Roles"): each includes the one before it.
 CREATE ROLE app_reader IN ROLE act_reader;
 CREATE ROLE app_writer IN ROLE act_writer;
 CREATE ROLE app_worker IN ROLE act_worker;
