@@ -1,5 +1,5 @@
 // act.claim(from_lagging, from_leading, by, millis, lane): lease streams with
-// work to one worker (reference §2.4). Reads only the work-set indexes and
+// work to one worker (docs/reference.md, act.claim). Reads only the work-set indexes and
 // locks only the chosen candidates, skipping rows other claimers hold.
 #include "claim.hpp"
 

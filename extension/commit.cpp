@@ -1,5 +1,5 @@
 // act.commit(stream, events, meta, expected_version): append under optimistic
-// concurrency, hash-chained, in one call. See SQL-API.md "Writing".
+// concurrency, hash-chained, in one call. See docs/reference.md, "Writing".
 #include <climits>
 #include <memory>
 #include <optional>

@@ -1,5 +1,5 @@
 // act.ack(leases) and act.block(leases): the drain's finalize steps
-// (reference §2.6, §2.7). Entries whose holder lost the lease are dropped.
+// (docs/reference.md, act.ack and act.block). Entries whose holder lost the lease are dropped.
 #include <memory>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 // Operator functions over subscription rows chosen by a selector
-// (reference §2.8–§2.12, §2.14): act.defer, act.reset, act.unblock,
+// (docs/reference.md, "Selectors" and the operator functions): act.defer, act.reset, act.unblock,
 // act.prioritize and act.query_streams.
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // act.subscribe(subscriptions, correlated_at, correlator): register and merge
 // reaction targets, back-fill new ones, advance the correlate checkpoint and
-// take or renew the correlator lease — one call (reference §2.5).
+// take or renew the correlator lease — one call (docs/reference.md, act.subscribe).
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -217,7 +217,7 @@ void AdvanceCheckpoint(const std::string& key, std::int64_t at) {
   ExecuteOnLatest(g_advance_plan.Get(), args, nullptr, false, 0, SPI_OK_UPDATE);
 }
 
-// Returns whether the lease was granted or renewed (reference §2.5).
+// Returns whether the lease was granted or renewed (docs/reference.md, act.subscribe).
 bool LeaseCorrelator(const core::CorrelatorLease& lease, std::optional<std::int64_t> checkpoint) {
   Datum args[4] = {MakeText(lease.key), checkpoint ? Int64GetDatum(*checkpoint) : Datum(0), MakeText(lease.by),
                    Int32GetDatum(static_cast<int32>(lease.millis))};

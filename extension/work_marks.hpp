@@ -1,6 +1,6 @@
 #pragma once
 // Static marking: a commit raises the work mark of every subscription whose
-// source matches the committed stream (SQL-API.md, act.subscribe).
+// source matches the committed stream (docs/work-marks.md).
 #include <string_view>
 #include <vector>
 

@@ -55,6 +55,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "isolation/$mode" "$p" "$f"
   read -r p f < <(test/run-doc-examples.sh "$cluster" docs/sql.md)
   count "docs/$mode" "$p" "$f"
+  read -r p f < <(test/run-reference.sh "$cluster")
+  count "reference/$mode" "$p" "$f"
   read -r p f < <(test/run-client.sh "$cluster")
   count "client/$mode" "$p" "$f"
   read -r p f < <(test/run-gap-safety.sh 3)

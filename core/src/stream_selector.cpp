@@ -48,7 +48,7 @@ StreamSelector ParseSelector(const nlohmann::json& input, SelectorUse use) {
   selector.lane = fields.OptionalString("lane");
   if (use == SelectorUse::kQueryStreams) {
     selector.source_matches = fields.OptionalStrings("source_matches");
-    // An empty list is no hint at all (reference §2.14).
+    // An empty list is no hint at all (docs/reference.md, act.query_streams).
     if (selector.source_matches && selector.source_matches->empty()) selector.source_matches.reset();
   } else if (fields.Find("source_matches")) {
     throw ValidationError(name + ".source_matches is only for act.query_streams");

@@ -1,4 +1,4 @@
--- act.truncate(targets): close or compact streams (reference §2.16).
+-- act.truncate(targets): close or compact streams (docs/reference.md, act.truncate).
 
 CREATE FUNCTION act._require_object(value jsonb, what text) RETURNS jsonb
 LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$

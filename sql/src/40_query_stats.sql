@@ -1,4 +1,4 @@
--- act.query_stats(streams, options): per-stream head/tail/count/names (reference §2.15).
+-- act.query_stats(streams, options): per-stream head/tail/count/names (docs/reference.md, act.query_stats).
 
 -- STABLE: timestamptz renders in the session's time zone.
 CREATE FUNCTION act._event_json(e act.events) RETURNS jsonb

@@ -13,7 +13,7 @@ namespace act {
 // Event times, at the database's precision (microseconds, UTC).
 using Timestamp = std::chrono::sys_time<std::chrono::microseconds>;
 
-// Reserved event names (SQL-API.md): a state snapshot, and the event that closes a stream.
+// Reserved event names (docs/reference.md): a state snapshot, and the event that closes a stream.
 inline constexpr std::string_view kSnapshotEvent = "__snapshot__";
 inline constexpr std::string_view kTombstoneEvent = "__tombstone__";
 

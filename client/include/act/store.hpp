@@ -1,6 +1,6 @@
 #pragma once
 // The typed store: one method per SQL function of the act schema
-// (SQL-API.md), each one round trip on a pooled connection.
+// (docs/reference.md), each one round trip on a pooled connection.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -114,7 +114,7 @@ class Store {
   std::int64_t forget_pii(std::string_view stream);
   std::vector<ChainCheck> verify(std::optional<std::string> stream = std::nullopt);
 
-  // Reactions (SQL-API.md "Subscriptions and the drain").
+  // Reactions (docs/reference.md, "Subscriptions and the drain").
   SubscribeResult subscribe(const std::vector<SubscriptionSpec>& entries,
                             std::optional<std::int64_t> checkpoint = std::nullopt,
                             const std::optional<CorrelatorLease>& correlator = std::nullopt);

@@ -1,5 +1,5 @@
 #pragma once
-// The store's reaction side (SQL-API.md "Subscriptions and the drain"):
+// The store's reaction side (docs/reference.md, "Subscriptions and the drain"):
 // subscription rows, claims and leases, and the filters that select rows.
 #include <cstdint>
 #include <optional>
@@ -101,7 +101,7 @@ struct Subscription {
   std::optional<std::int64_t> correlated_at;  // the work mark
 };
 
-// A source is a regex when it holds one of ^ $ . * + ? ( ) [ ] { } | \ (SQL-API.md).
+// A source is a regex when it holds one of ^ $ . * + ? ( ) [ ] { } | \ (docs/reference.md).
 bool is_pattern(std::string_view source) noexcept;
 
 }  // namespace act

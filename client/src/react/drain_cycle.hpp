@@ -1,5 +1,5 @@
 #pragma once
-// One drain cycle of a lane (act-orchestrator-spec §4.5): claim, read each
+// One drain cycle of a lane (docs/reactions.md): claim, read each
 // leased target's pending events, run them through its handlers, block the
 // streams whose budget is spent, acknowledge the rest.
 #include <atomic>

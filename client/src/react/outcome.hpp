@@ -1,6 +1,6 @@
 #pragma once
 // What handling one leased stream came to, and how a failure is judged
-// against the reaction's retry budget (act-orchestrator-spec §4.6).
+// against the reaction's retry budget (docs/reactions.md).
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// act.claim's frontier arithmetic and its SQL (reference §2.4).
+// act.claim's frontier arithmetic and its SQL (docs/reference.md, act.claim).
 #include <cstdint>
 #include <string>
 

@@ -6,7 +6,7 @@
 
 namespace act::core {
 
-// Five-character SQLSTATE codes used by pg_act (see SQL-API.md, "Errors").
+// Five-character SQLSTATE codes used by pg_act (docs/reference.md, "Errors").
 namespace sqlstate {
 inline constexpr const char* kInvalidParameterValue = "22023";
 inline constexpr const char* kNullValueNotAllowed = "22004";

@@ -43,7 +43,7 @@ struct EventQuery {
 std::string EventQuerySql(const EventQuery& query);
 
 // Exact-stream reads are never capped: a stream's versions are contiguous and
-// writers must see their own commits (SQL-API.md, gap safety).
+// writers must see their own commits (docs/concurrency.md).
 inline bool NeedsHorizonCap(const EventQuery& query) { return !(query.stream && query.stream_exact); }
 
 }  // namespace act::core

@@ -1,5 +1,5 @@
 #pragma once
-// The payload of NOTIFY act_commit (SQL-API.md, act.commit).
+// The payload of NOTIFY act_commit (docs/reference.md, "Settings").
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// Selectors of subscription rows (reference §2.9): a JSON array of stream
+// Selectors of subscription rows (docs/reference.md, "Selectors"): a JSON array of stream
 // names, or a filter object {stream, stream_exact, source, source_exact,
 // blocked, lane} (+ source_matches for act.query_streams), compiled to SQL
 // with fixed parameter positions so each shape is planned once.

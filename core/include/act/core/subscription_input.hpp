@@ -1,6 +1,6 @@
 #pragma once
 // The jsonb inputs of act.subscribe, act.ack and act.block, validated and
-// normalized (SQL-API.md "Subscriptions and the drain").
+// normalized (docs/reference.md, "Subscriptions and the drain").
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
