@@ -3,6 +3,7 @@
 --   know (22023 naming the key); act.query_stats types its options strictly
 --   and reads {"stream": p} as a pattern unless stream_exact is true.
 -- - act.claim_events: acks, claim and each claimed stream's events in one call.
+-- - Monitoring: act.status, act.lag, act.metrics (and an index of blocked rows).
 -- - act.commit takes expected_version as bigint (drivers that bind int8).
 -- - Personal data: the role act_pii_reader alone may read act.events.pii;
 --   act_reader keeps SELECT on every other column, and act.query returns
@@ -312,6 +313,114 @@ COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) IS
 
 REVOKE ALL ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
+
+-- Monitoring.
+CREATE INDEX subscriptions_blocked_ix ON act.subscription_rows (stream) WHERE blocked;
+CREATE FUNCTION act._pending() RETURNS TABLE(stream text, lane text, at bigint, work_mark bigint, blocked boolean,
+  error text, leased_by text, leased_until timestamptz, retry int, priority int, waiting_id bigint, waiting_since timestamptz)
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
+BEGIN ATOMIC
+  WITH candidates AS (
+    SELECT r.* FROM act.subscription_rows r WHERE NOT r.blocked AND r.at < r.correlated_at
+    UNION
+    SELECT r.* FROM act.subscription_rows r WHERE r.blocked
+    UNION
+    SELECT r.* FROM act.subscription_rows r
+     WHERE (r.source IS NULL OR r.source ~ '[][^$.*+?(){}|\\]')
+       AND r.at < (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = r.stream)
+  ), marked AS (
+    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = c.stream)) AS mark,
+           c.source IS NOT NULL AND c.source !~ '[][^$.*+?(){}|\\]' AS literal
+      FROM candidates c
+  ), waiting AS (
+    SELECT m.*,
+           CASE WHEN m.literal THEN
+             (SELECT e.id FROM act.events e
+               WHERE e.stream = m.source
+                 AND e.version >= coalesce((SELECT p.version + 1 FROM act.events p WHERE p.id = m.at AND p.stream = m.source), 0)
+                 AND e.id > m.at
+               ORDER BY e.version LIMIT 1)
+           ELSE (SELECT e.id FROM act.events e WHERE e.id > m.at ORDER BY e.id LIMIT 1) END AS waiting_id
+      FROM marked m
+  )
+  SELECT w.stream, w.lane, w.at, w.mark, w.blocked, w.error, w.leased_by, w.leased_until, w.retry, w.priority,
+         w.waiting_id, (SELECT e.created FROM act.events e WHERE e.id = w.waiting_id)
+    FROM waiting w
+   WHERE w.blocked OR w.at < w.mark;
+END;
+
+CREATE FUNCTION act.lag(lane text DEFAULT NULL, max_rows int DEFAULT 20)
+RETURNS TABLE(stream text, lane_name text, at bigint, work_mark bigint, waiting_id bigint, waiting_since timestamptz,
+              age interval, blocked boolean, error text, leased_by text, leased_until timestamptz, retry int)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_column
+BEGIN
+  IF max_rows IS NULL OR max_rows < 1 THEN
+    RAISE EXCEPTION 'max_rows must be 1 or more, not %', coalesce(max_rows::text, 'NULL')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  RETURN QUERY
+  SELECT p.stream, p.lane, p.at, p.work_mark, p.waiting_id, p.waiting_since, clock_timestamp() - p.waiting_since,
+         p.blocked, p.error, p.leased_by, p.leased_until, p.retry
+    FROM act._pending() p
+   WHERE lag.lane IS NULL OR p.lane = lag.lane
+   ORDER BY p.waiting_since NULLS LAST, p.stream COLLATE "C"
+   LIMIT max_rows;
+END $$;
+COMMENT ON FUNCTION act.lag(text, int) IS
+  'The subscriptions with work (and blocked ones), the one whose oldest waiting event is oldest first';
+
+CREATE FUNCTION act.status()
+RETURNS TABLE(mode text, horizon bigint, max_event_id bigint, sealed_size bigint, subscriptions bigint,
+              with_work bigint, blocked bigint, leased bigint, expired_leases bigint, oldest_work_age interval,
+              horizon_held_for interval)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
+  WITH pending AS MATERIALIZED (SELECT * FROM act._pending())
+  SELECT act.mode(), act.horizon(), act.max_event_id(), NULL::bigint,
+         (SELECT count(*) FROM act.subscription_rows),
+         (SELECT count(*) FROM pending p WHERE NOT p.blocked),
+         (SELECT count(*) FROM pending p WHERE p.blocked),
+         (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
+         (SELECT count(*) FROM pending p WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp()),
+         (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
+         (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h);
+END $$;
+COMMENT ON FUNCTION act.status() IS
+  'One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon';
+
+CREATE FUNCTION act.metrics() RETURNS TABLE(metric text, labels jsonb, value double precision)
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
+#variable_conflict use_column
+DECLARE
+  s record;
+BEGIN
+  SELECT * INTO s FROM act.status();
+  RETURN QUERY VALUES
+    ('pg_act_concurrent_mode', '{}'::jsonb, CASE WHEN s.mode = 'concurrent' THEN 1 ELSE 0 END::double precision),
+    ('pg_act_horizon', '{}', s.horizon::double precision),
+    ('pg_act_max_event_id', '{}', s.max_event_id::double precision),
+    ('pg_act_subscriptions', '{}', s.subscriptions::double precision),
+    ('pg_act_expired_leases', '{}', s.expired_leases::double precision),
+    ('pg_act_oldest_work_age_seconds', '{}', coalesce(extract(epoch FROM s.oldest_work_age), 0)::double precision),
+    ('pg_act_horizon_held_seconds', '{}', coalesce(extract(epoch FROM s.horizon_held_for), 0)::double precision);
+  RETURN QUERY
+  WITH pending AS MATERIALIZED (SELECT * FROM act._pending())
+  SELECT 'pg_act_subscriptions_' || k.kind, jsonb_build_object('lane', l.lane),
+         (SELECT count(*) FROM pending p
+           WHERE p.lane = l.lane AND CASE k.kind WHEN 'with_work' THEN NOT p.blocked
+                                                 WHEN 'blocked' THEN p.blocked
+                                                 ELSE p.leased_until > clock_timestamp() END)::double precision
+    FROM (SELECT DISTINCT p.lane FROM pending p) l
+   CROSS JOIN (VALUES ('with_work'), ('blocked'), ('leased')) k(kind)
+   ORDER BY 1, 2;
+END $$;
+COMMENT ON FUNCTION act.metrics() IS 'Monitoring figures as (metric, labels, value) rows for a Prometheus exporter';
+
+REVOKE ALL ON FUNCTION act._pending(), act.lag(text, int), act.status(), act.metrics() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.status(), act.lag(text, int), act.metrics() TO act_reader;
 
 -- Personal data.
 DO $$

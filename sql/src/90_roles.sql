@@ -30,7 +30,8 @@ GRANT EXECUTE ON FUNCTION
   act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
   act.version(text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
-  act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int)
+  act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int),
+  act.status(), act.lag(text, int), act.metrics()
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),

@@ -1,0 +1,75 @@
+-- act.status, act.lag, act.metrics: what is stuck, how far behind, who holds
+-- what; bounded by the work set (plans of 100,000 subscriptions use indexes
+-- only), never a stream name in a metric label.
+BEGIN;
+SELECT plan(25);
+
+\ir lib/refused.sql
+
+SELECT count(*) FROM act.commit('src-a', '[{"name": "A"}, {"name": "B"}]');
+SELECT count(*) FROM act.commit('src-b', '[{"name": "C"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "fast", "source": "src-a", "lane": "hot"},
+                                     {"stream": "slow", "source": "src-b"},
+                                     {"stream": "every", "lane": "hot"},
+                                     {"stream": "idle", "source": "nothing"}]');
+SELECT count(*) FROM act.claim(1, 0, 'w-1', 60000, 'hot');   -- leases one hot row
+SELECT count(*) FROM act.claim(1, 0, 'w-2', 1, 'default');   -- slow, with a lease that expires at once
+SELECT pg_sleep(0.01);
+SELECT count(*) FROM act.block(jsonb_build_array(jsonb_build_object('stream', 'slow', 'by', 'w-2', 'error', 'printer on fire')));
+
+SELECT is((SELECT (mode, horizon, max_event_id) FROM act.status())::text,
+          (SELECT (act.mode(), act.horizon(), act.max_event_id()))::text, 'status: mode, horizon, log head');
+SELECT is((SELECT subscriptions FROM act.status()), 4::bigint, 'status: every subscription counted');
+SELECT is((SELECT with_work FROM act.status()), 2::bigint, 'status: fast and every have work');
+SELECT is((SELECT blocked FROM act.status()), 1::bigint, 'status: slow is blocked');
+SELECT is((SELECT leased FROM act.status()), 1::bigint, 'status: one live lease');
+SELECT ok((SELECT oldest_work_age >= interval '0' FROM act.status()), 'status: the oldest work has an age');
+SELECT is((SELECT expired_leases FROM act.status()), 1::bigint, 'status: slow''s lease ran out');
+SELECT ok((SELECT horizon_held_for >= interval '0' FROM act.status()),
+  'status: this open transaction, which committed, holds the horizon back');
+
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM act.lag()), ARRAY['every', 'fast', 'slow'],
+  'lag lists rows with work and blocked rows, not idle ones');
+SELECT is((SELECT waiting_id FROM act.lag() WHERE stream = 'fast'), (SELECT min(id) FROM act.events WHERE stream = 'src-a'),
+  'a literal source waits on its stream''s first unhandled event');
+SELECT is((SELECT error FROM act.lag() WHERE stream = 'slow'), 'printer on fire', 'a blocked row shows its error');
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM act.lag('hot')), ARRAY['every', 'fast'], 'lag by lane');
+SELECT is((SELECT count(*) FROM act.lag(max_rows => 1)), 1::bigint, 'lag stops at max_rows');
+SELECT is((SELECT stream FROM act.lag(max_rows => 1)), 'every', 'the oldest waiting event first (every waits on id 1)');
+SELECT count(*) FROM act.subscribe('[{"stream": "solo", "source": "src-a", "lane": "solo"}]');
+SELECT count(*) FROM act.claim(1, 0, 'w-3', 60000, 'solo');
+SELECT count(*) FROM act.ack(jsonb_build_array(jsonb_build_object('stream', 'solo', 'by', 'w-3',
+  'at', (SELECT min(id) FROM act.events WHERE stream = 'src-a'))));
+SELECT is((SELECT waiting_id FROM act.lag('solo')), (SELECT max(id) FROM act.events WHERE stream = 'src-a'),
+  'after an ack a literal source waits on the next event of its stream');
+SELECT count(*) FROM act.ack('[{"stream": "every", "by": "w-1", "at": 1}]');
+SELECT is((SELECT waiting_id FROM act.lag() WHERE stream = 'every'), 2::bigint,
+  'a source-less row waits on the next event of the log');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.lag(max_rows => 0)$$, '22023', 'max_rows must be 1 or more, not 0', 'lag max_rows 0');
+
+SELECT ok((SELECT bool_and(labels = '{}' OR (labels ?& ARRAY['lane'] AND (SELECT count(*) FROM jsonb_object_keys(labels)) = 1))
+             FROM act.metrics()), 'metric labels carry only a lane, never a stream');
+SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_subscriptions_blocked' AND labels = '{"lane": "default"}'),
+  1::double precision, 'blocked per lane');
+SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_subscriptions'), 5::double precision, 'the subscription count (solo added)');
+SELECT ok((SELECT count(DISTINCT metric) >= 10 FROM act.metrics()), 'every figure of status is a metric');
+
+-- Bounded cost: with 100,000 subscriptions (none with work) the plans of the
+-- monitoring queries read through indexes only.
+INSERT INTO act.subscription_rows (stream, source) SELECT 'bulk-' || i, 'bulk-src-' || i FROM generate_series(1, 100000) i;
+ANALYZE act.subscription_rows;
+CREATE FUNCTION pg_temp.plan_of(statement text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  plan json;
+BEGIN
+  SET LOCAL enable_seqscan = off;
+  EXECUTE 'EXPLAIN (FORMAT JSON) ' || statement INTO plan;
+  RETURN plan::text;
+END $$;
+SELECT unalike(pg_temp.plan_of(substring(pg_get_functiondef('act._pending()'::regprocedure) FROM 'BEGIN ATOMIC\s*(.*);\s*END')),
+  '%"Seq Scan"%', 'act._pending (behind status, lag, metrics) scans no table whole');
+SELECT unalike(pg_temp.plan_of('SELECT count(*) FROM act.subscription_rows'), '%"Seq Scan"%',
+  'the subscription count is an index-only scan');
+
+SELECT * FROM finish();
+ROLLBACK;
