@@ -32,6 +32,10 @@ auto Guard(F&& call) -> std::invoke_result_t<F&> {
   using Result = std::invoke_result_t<F&>;
   static_assert(std::is_void_v<Result> || std::is_trivially_copyable_v<Result>,
                 "Guard returns only plain values: nothing with a destructor may cross a longjmp");
+  // A longjmp out of the call skips the destructors of whatever the lambda
+  // holds: it may capture pointers, references and plain values only.
+  static_assert(std::is_trivially_destructible_v<std::remove_reference_t<F>>,
+                "Guard's callable must hold nothing with a destructor (capture pointers or references)");
   sigjmp_buf* const saved_stack = PG_exception_stack;
   ErrorContextCallback* const saved_context = error_context_stack;
   const MemoryContext saved_memory = CurrentMemoryContext;

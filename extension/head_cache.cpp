@@ -12,6 +12,8 @@ extern "C" {
 #include "storage/spin.h"
 }
 
+#include "shared_memory.hpp"
+
 #include "arrays.hpp"
 #include "relations.hpp"
 
@@ -36,28 +38,15 @@ struct HeadSlot {
 
 HeadSlot* g_slots = nullptr;
 bool g_installed = false;
-shmem_request_hook_type g_previous_request = nullptr;
-shmem_startup_hook_type g_previous_startup = nullptr;
-
 Size CacheSize() { return mul_size(kSlotCount, sizeof(HeadSlot)); }
 
-void RequestShared() {
-  if (g_previous_request != nullptr) g_previous_request();
-  RequestAddinShmemSpace(CacheSize());
-}
-
-void StartupShared() {
-  if (g_previous_startup != nullptr) g_previous_startup();
-  LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-  bool found = false;
-  g_slots = static_cast<HeadSlot*>(ShmemInitStruct("pg_act stream heads", CacheSize(), &found));
-  if (!found) {
-    for (uint32 i = 0; i < kSlotCount; ++i) {
-      SpinLockInit(&g_slots[i].mutex);
-      g_slots[i].valid = false;
-    }
+void AttachCache(void* memory, bool found) {
+  g_slots = static_cast<HeadSlot*>(memory);
+  if (found) return;
+  for (uint32 i = 0; i < kSlotCount; ++i) {
+    SpinLockInit(&g_slots[i].mutex);
+    g_slots[i].valid = false;
   }
-  LWLockRelease(AddinShmemInitLock);
 }
 
 // Database and table in the seed: a new database or a re-created extension never meets old entries.
@@ -132,10 +121,7 @@ bool WrittenByThisTransaction(const HeadKey& key) {
 
 void InstallHeadCache() {
   g_installed = true;
-  g_previous_request = shmem_request_hook;
-  shmem_request_hook = RequestShared;
-  g_previous_startup = shmem_startup_hook;
-  shmem_startup_hook = StartupShared;
+  RegisterSharedArea({"pg_act stream heads", CacheSize, AttachCache});
   RegisterXactCallback(OnTransactionEvent, nullptr);
   RegisterSubXactCallback(OnSubtransactionEvent, nullptr);
 }

@@ -4,6 +4,7 @@
 
 #include "act/core/errors.hpp"
 #include "relations.hpp"
+#include "shared_memory.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -41,32 +42,19 @@ struct SharedHorizon {
 SharedHorizon* g_shared = nullptr;
 bool g_concurrent = false;
 bool g_published = false;  // this backend's slot holds a bound for the current transaction
-shmem_request_hook_type g_previous_request = nullptr;
-shmem_startup_hook_type g_previous_startup = nullptr;
-
 Size SharedSize() { return add_size(offsetof(SharedHorizon, slots), mul_size(MaxBackends, sizeof(InflightSlot))); }
 
-void RequestShared() {
-  if (g_previous_request != nullptr) g_previous_request();
-  RequestAddinShmemSpace(SharedSize());
-}
-
-void StartupShared() {
-  if (g_previous_startup != nullptr) g_previous_startup();
-  LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-  bool found = false;
-  g_shared = static_cast<SharedHorizon*>(ShmemInitStruct("pg_act horizon", SharedSize(), &found));
-  if (!found) {
-    ConditionVariableInit(&g_shared->advanced);
-    g_shared->slot_count = MaxBackends;
-    for (int i = 0; i < MaxBackends; ++i) {
-      pg_atomic_init_u64(&g_shared->slots[i].bound, 0);
-      g_shared->slots[i].database = InvalidOid;
-      g_shared->slots[i].pid = 0;
-      g_shared->slots[i].since = 0;
-    }
+void AttachShared(void* memory, bool found) {
+  g_shared = static_cast<SharedHorizon*>(memory);
+  if (found) return;
+  ConditionVariableInit(&g_shared->advanced);
+  g_shared->slot_count = MaxBackends;
+  for (int i = 0; i < MaxBackends; ++i) {
+    pg_atomic_init_u64(&g_shared->slots[i].bound, 0);
+    g_shared->slots[i].database = InvalidOid;
+    g_shared->slots[i].pid = 0;
+    g_shared->slots[i].since = 0;
   }
-  LWLockRelease(AddinShmemInitLock);
 }
 
 InflightSlot& MySlot() { return g_shared->slots[MyBackendId - 1]; }
@@ -155,10 +143,7 @@ bool ConcurrentMode() { return g_concurrent; }
 
 void InstallConcurrentMode() {
   g_concurrent = true;
-  g_previous_request = shmem_request_hook;
-  shmem_request_hook = RequestShared;
-  g_previous_startup = shmem_startup_hook;
-  shmem_startup_hook = StartupShared;
+  RegisterSharedArea({"pg_act horizon", SharedSize, AttachShared});
   RegisterXactCallback(OnTransactionEvent, nullptr);
   before_shmem_exit(OnExit, 0);
 }

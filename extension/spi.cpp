@@ -13,7 +13,13 @@ SpiSession::SpiSession() {
 SpiSession::~SpiSession() {
   // On the error path the transaction abort cleans SPI up; on a path that
   // forgot Finish() we still must not leave the SPI stack behind.
-  if (!finished_ && std::uncaught_exceptions() == 0) SPI_finish();
+  if (!finished_ && std::uncaught_exceptions() == 0) {
+    try {
+      Guard([] { SPI_finish(); });
+    } catch (...) {
+      // A destructor must not throw; the transaction's abort cleans SPI up.
+    }
+  }
 }
 
 void SpiSession::Finish() {
