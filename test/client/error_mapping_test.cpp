@@ -54,6 +54,22 @@ TEST(ErrorMessages, ParsesConflicts) {
   EXPECT_FALSE(db::parse_conflict(R"(concurrency conflict on stream "a": expected version x, actual version 1)"));
 }
 
+TEST(ErrorMessages, ConflictsAreReadFromTheStructuredDetail) {
+  // The detail wins: the message's English is not parsed (here it disagrees).
+  const auto conflict = db::conflict_from_detail(
+      "ERROR:  concurrency conflict on stream \"x\": expected version 9, actual version 9\n"
+      "DETAIL:  {\"stream\":\"a\\\": expected version 1\",\"expected\":3,\"actual\":5}\n");
+  ASSERT_TRUE(conflict);
+  EXPECT_EQ(conflict->stream, "a\": expected version 1");
+  EXPECT_EQ(conflict->expected_version, 3);
+  EXPECT_EQ(conflict->actual_version, 5);
+  const auto any = db::conflict_from_detail("ERROR:  x\nDETAIL:  {\"stream\":\"s\",\"expected\":null,\"actual\":0}");
+  ASSERT_TRUE(any);
+  EXPECT_FALSE(any->expected_version);
+  EXPECT_FALSE(db::conflict_from_detail("ERROR:  x\nDETAIL:  not json\n"));
+  EXPECT_FALSE(db::conflict_from_detail("ERROR:  x\n"));
+}
+
 TEST(ErrorMessages, CutNamesAreTakenFromTheCall) {
   const std::string cut = R"(concurrency conflict on stream "aaaa..." (300 bytes): expected version 0, actual version 1)";
   const auto conflict = db::parse_conflict(cut, std::string(300, 'a'));

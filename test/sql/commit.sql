@@ -1,6 +1,6 @@
 -- act.commit: versions, ids, atomicity, conflicts, closed streams, bad input.
 BEGIN;
-SELECT plan(67);
+SELECT plan(70);
 
 SELECT has_function('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'bigint'], 'act.commit(stream, events, meta, expected_version bigint)');
 SELECT function_returns('act', 'commit', ARRAY['text', 'jsonb', 'jsonb', 'bigint'], 'setof act.events', 'returns SETOF act.events');
@@ -140,6 +140,27 @@ SELECT results_eq('SELECT id, version FROM seen_by_trigger ORDER BY id', 'SELECT
 DROP TRIGGER record_event ON act.events;
 SELECT results_eq($$SELECT events, valid FROM act.verify('triggered')$$, $$VALUES (2::bigint, true)$$,
   'events inserted through the INSERT statement chain like the others');
+
+-- A conflict and a closed stream carry their fields as a JSON DETAIL, for
+-- programs that must not parse the English message.
+CREATE FUNCTION pg_temp.detail_of(statement text) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  detail text;
+BEGIN
+  EXECUTE statement;
+  RETURN NULL;
+EXCEPTION WHEN others THEN
+  GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+  RETURN detail::jsonb;
+END $$;
+SELECT count(*) FROM act.commit('detail-1', '[{"name": "A"}, {"name": "B"}]');
+SELECT is(pg_temp.detail_of($$SELECT * FROM act.commit('detail-1', '[{"name": "C"}]', '{}', 0)$$),
+  '{"stream": "detail-1", "expected": 0, "actual": 1}'::jsonb, 'a conflict''s DETAIL: stream, expected, actual');
+SELECT is(pg_temp.detail_of($$SELECT * FROM act.commit('detail-"1', '[{"name": "C"}]', '{}', 3)$$),
+  '{"stream": "detail-\"1", "expected": 3, "actual": -1}'::jsonb, 'the stream name escaped as JSON');
+SELECT count(*) FROM act.truncate('[{"stream": "detail-1"}]');
+SELECT is(pg_temp.detail_of($$SELECT * FROM act.commit('detail-1', '[{"name": "C"}]')$$),
+  '{"stream": "detail-1"}'::jsonb, 'a closed stream''s DETAIL names it');
 
 SELECT * FROM finish();
 ROLLBACK;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include <nlohmann/json.hpp>
+
 #include "act/errors.hpp"
 
 namespace act::db {
@@ -93,11 +95,40 @@ std::optional<std::string> parse_closed_stream(std::string_view message, std::st
   return unquote_stream(message, subject);
 }
 
+std::optional<nlohmann::json> detail_json(std::string_view driver_text) {
+  constexpr std::string_view kDetail = "\nDETAIL:  ";
+  const auto at = driver_text.find(kDetail);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view detail = driver_text.substr(at + kDetail.size());
+  detail = detail.substr(0, detail.find('\n'));
+  nlohmann::json parsed = nlohmann::json::parse(detail, nullptr, false);
+  if (parsed.is_discarded() || !parsed.is_object()) return std::nullopt;
+  return parsed;
+}
+
+std::optional<Conflict> conflict_from_detail(std::string_view driver_text) {
+  const auto detail = detail_json(driver_text);
+  if (!detail || !detail->contains("stream") || !detail->contains("actual")) return std::nullopt;
+  try {
+    Conflict conflict;
+    conflict.stream = detail->at("stream").get<std::string>();
+    conflict.actual_version = detail->at("actual").get<std::int32_t>();
+    if (detail->contains("expected") && !detail->at("expected").is_null())
+      conflict.expected_version = detail->at("expected").get<std::int32_t>();
+    return conflict;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
 void throw_mapped(const DatabaseFailure& failure) {
   const std::string message = primary_message(failure.message);
   const std::string_view state = failure.sqlstate;
   if (state == "40001") {
-    if (auto conflict = parse_conflict(message, failure.subject)) {
+    // The structured DETAIL first (pg_act 0.2); the message for older servers.
+    std::optional<Conflict> conflict = conflict_from_detail(failure.message);
+    if (!conflict) conflict = parse_conflict(message, failure.subject);
+    if (conflict) {
       throw ConcurrencyError(std::move(conflict->stream), conflict->expected_version, conflict->actual_version);
     }
   } else if (state.starts_with("22")) {

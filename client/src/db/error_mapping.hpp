@@ -1,6 +1,7 @@
 #pragma once
 // The one place where database failures become act errors.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,11 @@ struct Conflict {
   std::optional<std::int32_t> expected_version;  // empty for "any"
   std::int32_t actual_version = 0;
 };
+// The DETAIL line of a driver's text, when it is a JSON object (pg_act's
+// structured detail).
+std::optional<nlohmann::json> detail_json(std::string_view driver_text);
+// {"stream", "expected", "actual"} from a conflict's DETAIL.
+std::optional<Conflict> conflict_from_detail(std::string_view driver_text);
 // Parses `concurrency conflict on stream "<s>": expected version <e|any>, actual version <a>`.
 // A name the server cut (`"<start>..." (<n> bytes)`) is replaced by subject.
 std::optional<Conflict> parse_conflict(std::string_view message, std::string_view subject = {});

@@ -18,11 +18,16 @@ inline constexpr const char* kInternalError = "XX000";
 
 class SqlError : public std::runtime_error {
  public:
-  SqlError(const char* code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  SqlError(const char* code, const std::string& message, std::string detail = {})
+      : std::runtime_error(message), code_(code), detail_(std::move(detail)) {}
   const char* code() const noexcept { return code_; }
+  // Structured detail for programs (a JSON object), sent as the error's
+  // DETAIL; empty when none. Clients read it instead of the English message.
+  const std::string& detail() const noexcept { return detail_; }
 
  private:
   const char* code_;
+  std::string detail_;
 };
 
 // Malformed input: the message names the argument and the fault.
@@ -33,6 +38,7 @@ class ValidationError : public SqlError {
 };
 
 // Optimistic concurrency: the stream's head is not what the caller expected.
+// DETAIL: {"stream": s, "expected": e (null for "any"), "actual": a}.
 class ConcurrencyError : public SqlError {
  public:
   ConcurrencyError(const std::string& stream, long long expected, long long actual);
@@ -40,7 +46,7 @@ class ConcurrencyError : public SqlError {
   ConcurrencyError(const std::string& stream, long long actual);
 };
 
-// A commit to a stream whose last event is a tombstone.
+// A commit to a stream whose last event is a tombstone. DETAIL: {"stream": s}.
 class ClosedStreamError : public SqlError {
  public:
   explicit ClosedStreamError(const std::string& stream);
