@@ -53,6 +53,19 @@ ACT_SQL_FUNCTION(act_before_taking_ids) {
   PG_RETURN_VOID();
 }
 
+// The commit fence's advisory lock tag as pg_locks shows it, so SQL looking
+// for its holder does not repeat the numbers of locks.hpp.
+ACT_SQL_FUNCTION(act_fence_lock_tag) {
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  Datum values[3] = {ObjectIdGetDatum(pg::kLockClassId), ObjectIdGetDatum(pg::kFenceObjectId),
+                     Int16GetDatum(static_cast<int16>(pg::kGlobalLockKind))};
+  bool nulls[3] = {false, false, false};
+  Datum* value_ptr = values;
+  bool* null_ptr = nulls;
+  pg::Guard([result, value_ptr, null_ptr] { tuplestore_putvalues(result->setResult, result->setDesc, value_ptr, null_ptr); });
+  return Datum(0);
+}
+
 // act._publish_inflight() of versions before 0.1.2 (their install scripts name it).
 ACT_SQL_FUNCTION(act_publish_inflight) {
   pg::PublishInflight();

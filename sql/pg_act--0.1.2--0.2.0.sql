@@ -314,6 +314,30 @@ COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) IS
 REVOKE ALL ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 
+-- The fence's lock tag comes from the library.
+CREATE FUNCTION act._fence_lock_tag() RETURNS TABLE(classid oid, objid oid, objsubid int2)
+LANGUAGE c IMMUTABLE
+AS 'MODULE_PATHNAME', 'act_fence_lock_tag';
+
+CREATE OR REPLACE FUNCTION act.horizon_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  IF act.mode() = 'concurrent' THEN
+    RETURN QUERY SELECT * FROM act._inflight_holders();
+    RETURN;
+  END IF;
+  -- Fenced mode: the transaction holding the commit fence.
+  RETURN QUERY
+  SELECT l.pid, a.xact_start, NULL::bigint
+    FROM pg_locks l JOIN act._fence_lock_tag() t ON l.classid = t.classid AND l.objid = t.objid AND l.objsubid = t.objsubid
+    LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+   WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+   ORDER BY a.xact_start, l.pid;
+END $$;
+COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back';
+
+REVOKE ALL ON FUNCTION act._fence_lock_tag() FROM PUBLIC;
+
 -- Monitoring.
 CREATE INDEX subscriptions_blocked_ix ON act.subscription_rows (stream) WHERE blocked;
 CREATE FUNCTION act._pending() RETURNS TABLE(stream text, lane text, at bigint, work_mark bigint, blocked boolean,

@@ -49,6 +49,11 @@ CREATE FUNCTION act._before_taking_ids() RETURNS void
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'act_before_taking_ids';
 
+-- The commit fence's lock tag (extension/locks.hpp), as pg_locks shows it.
+CREATE FUNCTION act._fence_lock_tag() RETURNS TABLE(classid oid, objid oid, objsubid int2)
+LANGUAGE c IMMUTABLE
+AS 'MODULE_PATHNAME', 'act_fence_lock_tag';
+
 CREATE FUNCTION act.horizon_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
@@ -59,9 +64,9 @@ BEGIN
   -- Fenced mode: the transaction holding the commit fence.
   RETURN QUERY
   SELECT l.pid, a.xact_start, NULL::bigint
-    FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+    FROM pg_locks l JOIN act._fence_lock_tag() t ON l.classid = t.classid AND l.objid = t.objid AND l.objsubid = t.objsubid
+    LEFT JOIN pg_stat_activity a ON a.pid = l.pid
    WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-     AND l.classid = 1633907745 AND l.objid = 1 AND l.objsubid = 4  -- extension/locks.hpp
    ORDER BY a.xact_start, l.pid;
 END $$;
 COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back';
