@@ -5,7 +5,9 @@
 #include <unordered_map>
 
 #include "act/core/errors.hpp"
+#include "act/core/subscription_input.hpp"
 #include "error_bridge.hpp"
+#include "jsonb_access.hpp"
 
 extern "C" {
 #include "catalog/pg_collation.h"
@@ -99,3 +101,10 @@ bool PatternMatches(std::string_view pattern, std::string_view text) {
 }
 
 }  // namespace act::pg
+
+using namespace act;
+
+// act._is_pattern(source): the partial index of wide subscriptions and the
+// monitoring queries ask core::IsPattern too, so the characters that make a
+// source a pattern are written once.
+ACT_SQL_FUNCTION(act_is_pattern) { return BoolGetDatum(core::IsPattern(pg::TextArg(fcinfo, 0))); }

@@ -338,6 +338,16 @@ COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horiz
 
 REVOKE ALL ON FUNCTION act._fence_lock_tag() FROM PUBLIC;
 
+-- Which sources are patterns: decided by the library, for the index too.
+CREATE FUNCTION act._is_pattern(source text) RETURNS boolean
+LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'act_is_pattern';
+
+REVOKE ALL ON FUNCTION act._is_pattern(text) FROM PUBLIC;
+DROP INDEX act.subscriptions_wide_source_ix;
+CREATE INDEX subscriptions_wide_source_ix ON act.subscription_rows (stream)
+  WHERE source IS NULL OR act._is_pattern(source);
+
 -- Monitoring.
 CREATE INDEX subscriptions_blocked_ix ON act.subscription_rows (stream) WHERE blocked;
 CREATE FUNCTION act._pending() RETURNS TABLE(stream text, lane text, at bigint, work_mark bigint, blocked boolean,
@@ -350,11 +360,11 @@ BEGIN ATOMIC
     SELECT r.* FROM act.subscription_rows r WHERE r.blocked
     UNION
     SELECT r.* FROM act.subscription_rows r
-     WHERE (r.source IS NULL OR r.source ~ '[][^$.*+?(){}|\\]')
+     WHERE (r.source IS NULL OR act._is_pattern(r.source))
        AND r.at < (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = r.stream)
   ), marked AS (
     SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = c.stream)) AS mark,
-           c.source IS NOT NULL AND c.source !~ '[][^$.*+?(){}|\\]' AS literal
+           c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
       FROM candidates c
   ), waiting AS (
     SELECT m.*,

@@ -60,10 +60,14 @@ CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane,
 CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream)
   WHERE NOT blocked AND at < correlated_at;
 -- Static marking at commit: literal sources by lookup; source-less and
--- pattern sources (core IsPattern, the same character class) are few.
+-- pattern sources are few. Which sources are patterns is decided in one
+-- place, core IsPattern, which act._is_pattern calls.
+CREATE FUNCTION act._is_pattern(source text) RETURNS boolean
+LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'act_is_pattern';
 CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
 CREATE INDEX subscriptions_wide_source_ix ON act.subscription_rows (stream)
-  WHERE source IS NULL OR source ~ '[][^$.*+?(){}|\\]';
+  WHERE source IS NULL OR act._is_pattern(source);
 -- act.query_streams pages in C collation whatever the database's collation.
 CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
 -- act.subscribe reports the highest watermark.

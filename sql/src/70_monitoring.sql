@@ -25,11 +25,11 @@ BEGIN ATOMIC
     SELECT r.* FROM act.subscription_rows r WHERE r.blocked
     UNION
     SELECT r.* FROM act.subscription_rows r
-     WHERE (r.source IS NULL OR r.source ~ '[][^$.*+?(){}|\\]')
+     WHERE (r.source IS NULL OR act._is_pattern(r.source))
        AND r.at < (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = r.stream)
   ), marked AS (
     SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = c.stream)) AS mark,
-           c.source IS NOT NULL AND c.source !~ '[][^$.*+?(){}|\\]' AS literal
+           c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
       FROM candidates c
   ), waiting AS (
     SELECT m.*,
