@@ -28,8 +28,8 @@ cd "$(dirname "$0")/.."
 export BENCH_ROOT=$PWD
 # shellcheck source=bench/lib.sh
 source bench/lib.sh
-# shellcheck source=bench/cluster.sh
-source bench/cluster.sh
+# shellcheck source=scripts/throwaway-cluster.sh
+source scripts/throwaway-cluster.sh
 
 baseline=bench/baseline.json
 repetitions=${BENCH_CHECK_REPETITIONS:-5}

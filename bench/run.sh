@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 export BENCH_ROOT=$PWD
 # shellcheck source=bench/lib.sh
 source bench/lib.sh
-# shellcheck source=bench/cluster.sh
-source bench/cluster.sh
+# shellcheck source=scripts/throwaway-cluster.sh
+source scripts/throwaway-cluster.sh
 
 # The suites a mode changes run in both; claim and verify read the same way in either.
 suites_for() {

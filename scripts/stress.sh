@@ -4,8 +4,8 @@
 # Ends with one line "N passed, M failed" (scenarios).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-# shellcheck source=bench/cluster.sh
-source bench/cluster.sh
+# shellcheck source=scripts/throwaway-cluster.sh
+source scripts/throwaway-cluster.sh
 scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 passed=0
 failed=0

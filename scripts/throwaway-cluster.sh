@@ -1,4 +1,5 @@
-# Sourced by the bench scripts: a throwaway cluster for this run.
+# Sourced by scripts that need a throwaway cluster for their run (bench/run.sh,
+# bench/check.sh, scripts/stress.sh).
 #   bench_cluster_start fenced|concurrent [postgresql.conf lines...]
 #                                   starts it (concurrent: pg_act preloaded), exports PG*
 #   bench_cluster_stop                               stops and removes it
