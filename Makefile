@@ -5,7 +5,11 @@
 EXTENSION  = pg_act
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big = $(EXTENSION)
-OBJS       = $(patsubst %.cpp,%.o,$(sort $(wildcard extension/*.cpp)))
+# extension/ is grouped by concern: plumbing/ (the error bridge, SPI, scans,
+# arguments), log/ (commit, heads, horizon, reads), work/ (subscriptions,
+# marks, claims, leases).
+EXTENSION_DIRS = extension/plumbing extension/log extension/work
+OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
 # The current version's install script is built from sql/src; the first
 # released version's is kept as shipped, and upgrade scripts lead from it to
 # every later one (CREATE EXTENSION ... VERSION takes that path too).
@@ -19,7 +23,7 @@ CORE_LIB   = $(BUILD_DIR)/libact_core.a
 PG_CONFIG ?= pg_config
 SERVER_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
 # Postgres headers as system headers: our warnings stay on, theirs stay quiet.
-PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include
+PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS))
 PG_CXXFLAGS = -std=c++20 -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
               $(if $(ACT_WERROR),-Werror)
 # PGXS links with gcc: name the C++ runtime and OpenSSL explicitly.
@@ -33,7 +37,7 @@ include $(PGXS)
 $(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
 	cat $(SQL_SOURCES) > $@
 
-$(OBJS): $(wildcard extension/*.hpp) $(wildcard core/include/act/core/*.hpp)
+$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
 
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.

@@ -1,4 +1,4 @@
--- Writing. act.commit is C++ (extension/commit.cpp).
+-- Writing. act.commit is C++ (extension/log/commit.cpp).
 
 -- No pinned search_path, unlike the other owner-rights functions: setting it
 -- costs every commit a GUC change, and nothing in act.commit resolves a name

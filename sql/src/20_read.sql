@@ -1,4 +1,4 @@
--- Reading. act.query is C++ (extension/query.cpp).
+-- Reading. act.query is C++ (extension/log/query.cpp).
 
 CREATE FUNCTION act.query(
   stream text DEFAULT NULL, after bigint DEFAULT NULL, before bigint DEFAULT NULL, names text[] DEFAULT NULL,
@@ -26,7 +26,7 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION act.max_event_id() IS 'The highest event id present (snapshots included), -1 when none';
 
--- The horizon, act.wait and the mode are C++ (extension/horizon.cpp).
+-- The horizon, act.wait and the mode are C++ (extension/log/horizon.cpp).
 CREATE FUNCTION act.horizon() RETURNS bigint
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_horizon';
@@ -49,7 +49,7 @@ CREATE FUNCTION act._before_taking_ids() RETURNS void
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'act_before_taking_ids';
 
--- The commit fence's lock tag (extension/locks.hpp), as pg_locks shows it.
+-- The commit fence's lock tag (extension/log/locks.hpp), as pg_locks shows it.
 CREATE FUNCTION act._fence_lock_tag() RETURNS TABLE(classid oid, objid oid, objsubid int2)
 LANGUAGE c IMMUTABLE
 AS 'MODULE_PATHNAME', 'act_fence_lock_tag';

@@ -1,4 +1,4 @@
--- The hash chain (docs/hash-chain.md). act.event_hash is C++ (extension/event_hash.cpp).
+-- The hash chain (docs/hash-chain.md). act.event_hash is C++ (extension/log/event_hash.cpp).
 
 CREATE FUNCTION act.event_hash(prev bytea, stream text, version int, name text, data jsonb, meta jsonb,
                                created timestamptz) RETURNS bytea
