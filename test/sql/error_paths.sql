@@ -1,7 +1,7 @@
 -- One bad input per line for raise sites no other suite names: each is
 -- refused with its SQLSTATE and message, and nothing is written.
 BEGIN;
-SELECT plan(38);
+SELECT plan(53);
 
 \ir lib/refused.sql
 
@@ -31,6 +31,15 @@ SELECT * FROM pg_temp.refused($$SELECT * FROM act.query_stats('["e-1", 5]')$$, '
   'streams must hold only stream names (JSON strings)', 'query_stats: a number among the names');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.query_stats('{"stream": 5}')$$, '22023', 'streams.stream must be a string',
   'query_stats: a numeric stream pattern');
+
+SELECT * FROM pg_temp.refused($$SELECT act.wait(NULL, 10)$$, '22004', 'after and timeout_ms must not be null', 'wait: NULL after');
+SELECT * FROM pg_temp.refused($$SELECT act.wait(0, NULL)$$, '22004', 'after and timeout_ms must not be null', 'wait: NULL timeout');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.query_streams('["sub-1"]')$$, '22023', 'filter must be a JSON object',
+  'query_streams: a list of names instead of a filter');
+SELECT * FROM pg_temp.refused(format($$SELECT * FROM act.truncate('[{"stream": "%s"}]')$$, repeat('s', 1001)),
+  '22023', 'targets[0].stream must be 1 to 1000 bytes long', 'truncate: a 1001-byte stream');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.truncate('[{"stream": ""}]')$$,
+  '22023', 'targets[0].stream must be 1 to 1000 bytes long', 'truncate: an empty stream');
 
 SELECT * FROM finish();
 ROLLBACK;
