@@ -30,7 +30,14 @@ struct Chosen {
   Run run;
 };
 
+struct Database;  // database.hpp: the connection options every database command reads
+
 // One function per command file; each adds its subcommands under `parent`.
-void AddLogVerify(CLI::App& log, Chosen& chosen);  // log_verify.cpp
+void AddLogVerify(CLI::App& log, Chosen& chosen);                       // log_verify.cpp
+void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
+void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
+void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
+void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metrics.cpp
+void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, prioritize, defer
 
 }  // namespace actctl

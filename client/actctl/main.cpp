@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "command.hpp"
+#include "database.hpp"
 
 #ifndef ACT_VERSION
 #define ACT_VERSION "unknown"
@@ -17,10 +18,20 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", ACT_VERSION);
   app.require_subcommand(1);
   actctl::Chosen chosen;
+  actctl::Database db;
+  app.add_option("--dsn", db.dsn,
+                 "libpq connection string for the database commands (default: the PG* environment variables)")
+      ->type_name("CONNINFO");
+  app.fallthrough();  // --dsn after the command name too
 
   CLI::App* log = app.add_subcommand("log", "The verifiable log: proofs and checkpoints");
   log->require_subcommand(1);
   actctl::AddLogVerify(*log, chosen);
+  actctl::AddStatus(app, db, chosen);
+  actctl::AddLag(app, db, chosen);
+  actctl::AddBlocked(app, db, chosen);
+  actctl::AddMetrics(app, db, chosen);
+  actctl::AddOperators(app, db, chosen);
 
   try {
     app.parse(argc, argv);
@@ -40,7 +51,7 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "actctl: {}\n", e.what());
     return actctl::kUnusable;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "actctl: {}\n", e.what());
+    fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));  // libpq's messages end in a newline
     return actctl::kFailed;
   }
 }
