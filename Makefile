@@ -6,9 +6,9 @@ EXTENSION  = pg_act
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big = $(EXTENSION)
 # extension/ is grouped by concern: plumbing/ (the error bridge, SPI, scans,
-# arguments), log/ (commit, heads, horizon, reads), work/ (subscriptions,
+# arguments), log/ (commit, heads, horizon, reads), workset/ (subscriptions,
 # marks, claims, leases).
-EXTENSION_DIRS = extension/plumbing extension/log extension/work
+EXTENSION_DIRS = extension/plumbing extension/log extension/workset
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
 # The current version's install script is built from sql/src; the first
 # released version's is kept as shipped, and upgrade scripts lead from it to

@@ -1,4 +1,4 @@
--- Subscriptions and the drain (docs/reference.md). All C++: extension/work/subscribe.cpp,
+-- Subscriptions and the drain (docs/reference.md). All C++: extension/workset/subscribe.cpp,
 -- claim.cpp, leases.cpp, stream_admin.cpp.
 
 CREATE FUNCTION act.subscribe(subscriptions jsonb, correlated_at bigint DEFAULT NULL, correlator jsonb DEFAULT NULL)
