@@ -428,20 +428,23 @@ COMMENT ON FUNCTION act.status() IS
 CREATE FUNCTION act.metrics() RETURNS TABLE(metric text, labels jsonb, value double precision)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
 #variable_conflict use_column
-DECLARE
-  s record;
 BEGIN
-  SELECT * INTO s FROM act.status();
-  RETURN QUERY VALUES
-    ('pg_act_concurrent_mode', '{}'::jsonb, CASE WHEN s.mode = 'concurrent' THEN 1 ELSE 0 END::double precision),
-    ('pg_act_horizon', '{}', s.horizon::double precision),
-    ('pg_act_max_event_id', '{}', s.max_event_id::double precision),
-    ('pg_act_subscriptions', '{}', s.subscriptions::double precision),
-    ('pg_act_expired_leases', '{}', s.expired_leases::double precision),
-    ('pg_act_oldest_work_age_seconds', '{}', coalesce(extract(epoch FROM s.oldest_work_age), 0)::double precision),
-    ('pg_act_horizon_held_seconds', '{}', coalesce(extract(epoch FROM s.horizon_held_for), 0)::double precision);
+  -- One pass over the work set for every figure, store-wide and per lane.
   RETURN QUERY
-  WITH pending AS MATERIALIZED (SELECT * FROM act._pending())
+  WITH pending AS MATERIALIZED (SELECT * FROM act._pending()),
+  totals(metric, value) AS (VALUES
+    ('pg_act_concurrent_mode', CASE WHEN act.mode() = 'concurrent' THEN 1 ELSE 0 END::double precision),
+    ('pg_act_horizon', act.horizon()::double precision),
+    ('pg_act_max_event_id', act.max_event_id()::double precision),
+    ('pg_act_subscriptions', (SELECT count(*) FROM act.subscription_rows)::double precision),
+    ('pg_act_expired_leases', (SELECT count(*) FROM pending p
+                                WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
+    ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
+       (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
+    ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
+       (SELECT min(h.since) FROM act.horizon_holders() h)), 0)::double precision))
+  SELECT t.metric, '{}'::jsonb, t.value FROM totals t
+  UNION ALL
   SELECT 'pg_act_subscriptions_' || k.kind, jsonb_build_object('lane', l.lane),
          (SELECT count(*) FROM pending p
            WHERE p.lane = l.lane AND CASE k.kind WHEN 'with_work' THEN NOT p.blocked

@@ -5,6 +5,7 @@
 
 #include "act/core/errors.hpp"
 #include "act/core/event_query.hpp"
+#include "query.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
 #include "jsonb_access.hpp"
@@ -13,18 +14,19 @@
 #include "spi.hpp"
 
 namespace act::pg {
+
+const Oid kEventQueryArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
+                                                              TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
+
 namespace {
 
 constexpr long kFetchBatch = 1000;
-
-const Oid kQueryArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
-                                                         TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
 
 SPIPlanPtr PlanFor(const core::EventQuery& query) {
   static std::unordered_map<std::uint32_t, SPIPlanPtr> plans;
   const std::uint32_t key = query.Key();
   if (auto found = plans.find(key); found != plans.end()) return found->second;
-  SPIPlanPtr plan = PrepareKept(core::EventQuerySql(query), core::kEventQueryParamCount, kQueryArgTypes);
+  SPIPlanPtr plan = PrepareKept(core::EventQuerySql(query), core::kEventQueryParamCount, kEventQueryArgTypes);
   plans.emplace(key, plan);
   return plan;
 }

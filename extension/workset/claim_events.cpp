@@ -17,6 +17,7 @@
 #include "json_args.hpp"
 #include "leases.hpp"
 #include "pii_access.hpp"
+#include "query.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -40,14 +41,11 @@ std::string EventsSql(const core::EventQuery& query) {
          " ORDER BY e.id), '[]'::jsonb) FROM (" + core::EventQuerySql(query) + ") e";
 }
 
-const Oid kEventArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
-                                                         TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
-
 SPIPlanPtr EventsPlan(const core::EventQuery& query) {
   static std::unordered_map<std::uint32_t, SPIPlanPtr> plans;
   const std::uint32_t key = query.Key();
   if (auto found = plans.find(key); found != plans.end()) return found->second;
-  SPIPlanPtr plan = PrepareKept(EventsSql(query), core::kEventQueryParamCount, kEventArgTypes);
+  SPIPlanPtr plan = PrepareKept(EventsSql(query), core::kEventQueryParamCount, kEventQueryArgTypes);
   plans.emplace(key, plan);
   return plan;
 }
@@ -58,8 +56,12 @@ struct ClaimedRow {
   std::optional<std::vector<std::string>> names;
 };
 
-const Oid kNamesArgTypes[] = {TEXTOID};
-SavedPlan g_names_plan("SELECT s.names FROM act.subscription_rows s WHERE s.stream = $1", 1, kNamesArgTypes);
+using Names = std::optional<std::vector<std::string>>;
+
+// The names filters of the claimed rows, read once for all of them.
+const Oid kNamesArgTypes[] = {TEXTARRAYOID};
+SavedPlan g_names_plan("SELECT s.stream, s.names FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1,
+                       kNamesArgTypes);
 
 // Copies the claim's rows out of SPI memory (the event queries reuse it).
 std::vector<ClaimedRow> TakeClaimedRows() {
@@ -86,10 +88,17 @@ std::vector<ClaimedRow> TakeClaimedRows() {
   return rows;
 }
 
-Datum EventsOf(const ClaimedRow& row, int64 max_events, bool hide_pii, int64 horizon) {
-  Datum name_args[1] = {row.stream};
-  Execute(g_names_plan.Get(), name_args, nullptr, true, 0, SPI_OK_SELECT);
-  const std::optional<std::vector<std::string>> names = RowCount() == 1 ? RowTextArray(0, 1) : std::nullopt;
+std::unordered_map<std::string, Names> NamesOf(const std::vector<ClaimedRow>& rows) {
+  std::vector<Datum> streams;
+  for (const ClaimedRow& row : rows) streams.push_back(row.stream);
+  Datum args[1] = {MakeArray(streams, nullptr, TEXTOID)};
+  Execute(g_names_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
+  std::unordered_map<std::string, Names> names;
+  for (uint64 i = 0; i < RowCount(); ++i) names.emplace(std::string(*RowText(i, 1)), RowTextArray(i, 2));
+  return names;
+}
+
+Datum EventsOf(const ClaimedRow& row, const Names& names, int64 max_events, bool hide_pii, int64 horizon) {
 
   core::EventQuery query;
   query.after = true;
@@ -149,10 +158,12 @@ ACT_SQL_FUNCTION(act_claim_events) {
   if (request.counts.Total() > 0) {
     pg::RunClaim(request);
     const std::vector<pg::ClaimedRow> rows = pg::TakeClaimedRows();
+    const std::unordered_map<std::string, pg::Names> names = pg::NamesOf(rows);
     // One horizon for every row: what the claim itself was capped at or below.
     const int64 horizon = pg::Horizon();
     for (const pg::ClaimedRow& row : rows) {
-      const Datum events = pg::EventsOf(row, max_events, hide_pii, horizon);
+      const auto found = names.find(std::string(pg::VarlenaBytes(row.stream)));
+      const Datum events = pg::EventsOf(row, found != names.end() ? found->second : pg::Names(), max_events, hide_pii, horizon);
       Datum values[8] = {row.stream, row.source, row.at, row.by, row.retry, row.lagging, row.lane, events};
       bool nulls[8] = {false, row.source_null, false, false, false, false, false, false};
       pg::Guard([result, &values, &nulls] { tuplestore_putvalues(result->setResult, result->setDesc, values, nulls); });

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -124,6 +126,8 @@ std::unordered_set<std::string> ExistingStreams(const std::vector<core::Subscrip
   for (const auto& entry : entries) names.push_back(MakeText(entry.stream));
   Datum args[1] = {MakeArray(names, nullptr, TEXTOID)};
   ExecuteOnLatest(g_existing_plan.Get(), args, nullptr, true, 0, SPI_OK_SELECT);
+  std::unordered_map<std::string_view, const core::SubscriptionEntry*> by_stream;
+  for (const auto& entry : entries) by_stream.emplace(entry.stream, &entry);
   std::unordered_set<std::string> existing;
   for (uint64 row = 0; row < RowCount(); ++row) {
     const std::string stream(*RowText(row, 1));
@@ -131,8 +135,8 @@ std::unordered_set<std::string> ExistingStreams(const std::vector<core::Subscrip
     if (auto text = RowText(row, 2)) source = std::string(*text);
     std::optional<std::vector<std::string>> row_names = RowTextArray(row, 3);
     // Entries are merged per stream: one matches.
-    const auto entry = std::find_if(entries.begin(), entries.end(), [&stream](const auto& e) { return e.stream == stream; });
-    if (entry != entries.end()) NoticeFixedFields(*entry, std::move(source), std::move(row_names));
+    if (const auto entry = by_stream.find(stream); entry != by_stream.end())
+      NoticeFixedFields(*entry->second, std::move(source), std::move(row_names));
     existing.emplace(stream);
   }
   return existing;
