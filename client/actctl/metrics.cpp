@@ -51,7 +51,8 @@ int Metrics(const Database& db) {
   for (const pqxx::row& row : result) {
     const std::string metric = row[0].c_str();
     if (metric != current) {
-      fmt::print("# TYPE {} gauge\n", metric);
+      // Prometheus' naming rule: a cumulative counter ends in _total.
+      fmt::print("# TYPE {} {}\n", metric, metric.ends_with("_total") ? "counter" : "gauge");
       current = metric;
     }
     if (row[2].is_null()) continue;  // no figure (an age with nothing waiting): no sample

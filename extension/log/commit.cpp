@@ -12,6 +12,7 @@
 #include "act/core/text.hpp"
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
+#include "counters.hpp"
 #include "error_bridge.hpp"
 #include "events_writer.hpp"
 #include "head_cache.hpp"
@@ -216,6 +217,23 @@ std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view st
   return refs;
 }
 
+// The head to append to, with the stream's lock held unless `checking_only`;
+// a version conflict is counted as it is raised.
+StreamHead CheckedHead(Datum stream_datum, std::string_view stream, std::optional<long long> expected,
+                       bool checking_only) {
+  try {
+    // With the stream's lock held, a cached head is the committed head.
+    const std::optional<StreamHead> cached = checking_only ? std::nullopt : CachedHead(stream_datum);
+    const StreamHead head = cached ? *cached : CurrentHead(stream_datum, std::string(stream), expected);
+    if (head.closed) throw core::ClosedStreamError(std::string(stream));
+    if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
+    return head;
+  } catch (const core::ConcurrencyError&) {
+    CountNow(Counter::kConflicts, 1);
+    throw;
+  }
+}
+
 }  // namespace
 }  // namespace act::pg
 
@@ -255,15 +273,14 @@ ACT_SQL_FUNCTION(act_commit) {
     pg::LockStreamAndRegistry(stream_datum);
   }
   // With the stream's lock held, a cached head is the committed head.
-  const std::optional<pg::StreamHead> cached = events.empty() ? std::nullopt : pg::CachedHead(stream_datum);
-  const pg::StreamHead head = cached ? *cached : pg::CurrentHead(stream_datum, std::string(stream), expected);
-  if (head.closed) throw core::ClosedStreamError(std::string(stream));
-  if (expected && *expected != head.version) throw core::ConcurrencyError(std::string(stream), *expected, head.version);
+  const pg::StreamHead head = pg::CheckedHead(stream_datum, stream, expected, events.empty());
   if (!events.empty()) {
     pg::PublishInflight();  // before the insert takes ids
     const std::vector<core::EventRef> refs = pg::AppendEvents(stream_datum, stream, head, events, meta, result);
     pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
+    pg::Count(pg::Counter::kCommits, 1);
+    pg::Count(pg::Counter::kEvents, refs.size());
   }
   return Datum(0);
 }

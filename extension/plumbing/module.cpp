@@ -1,4 +1,5 @@
 // Module entry: magic block, settings, shared memory of concurrent mode.
+#include "counters.hpp"
 #include "error_bridge.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
@@ -37,6 +38,7 @@ void _PG_init(void) {
   if (process_shared_preload_libraries_in_progress) {
     act::pg::InstallConcurrentMode();
     act::pg::InstallHeadCache();
+    act::pg::InstallCounters();
     g_previous_emit_log_hook = emit_log_hook;
     emit_log_hook = HintMissingExtension;
   }

@@ -19,6 +19,13 @@ std::optional<int64> RowInt64(uint64 row, int column) {
   return DatumGetInt64(value);
 }
 
+std::optional<int32> RowInt32(uint64 row, int column) {
+  bool is_null = false;
+  const Datum value = RowDatum(row, column, &is_null);
+  if (is_null) return std::nullopt;
+  return DatumGetInt32(value);
+}
+
 std::optional<std::string_view> RowText(uint64 row, int column) {
   bool is_null = false;
   const Datum value = RowDatum(row, column, &is_null);

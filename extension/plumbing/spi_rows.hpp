@@ -11,6 +11,7 @@ namespace act::pg {
 
 // Column numbers are 1-based, as in SPI.
 std::optional<int64> RowInt64(uint64 row, int column);
+std::optional<int32> RowInt32(uint64 row, int column);
 std::optional<std::string_view> RowText(uint64 row, int column);  // valid until SPI_finish
 std::optional<std::vector<std::string>> RowTextArray(uint64 row, int column);
 inline uint64 RowCount() { return SPI_processed; }

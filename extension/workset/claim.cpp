@@ -8,6 +8,7 @@
 #include "act/core/claim_plan.hpp"
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
+#include "counters.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
 #include "jsonb_access.hpp"
@@ -32,6 +33,16 @@ SavedPlan g_fold_plan(
     "  WHERE r.correlated_at IS NULL OR r.correlated_at < m.mark FOR UPDATE OF r SKIP LOCKED) "
     "UPDATE act.subscription_rows r SET correlated_at = stale.mark FROM stale WHERE r.stream = stale.stream",
     0, kNoArgTypes);
+
+// Claim rows carry retry (column 5): 0 on a first claim after an ack, more
+// when the previous lease ended without one.
+void CountClaimed() {
+  uint64 retried = 0;
+  for (uint64 row = 0; row < RowCount(); ++row)
+    if (RowInt32(row, 5).value_or(0) > 0) ++retried;
+  Count(Counter::kClaims, RowCount());
+  Count(Counter::kRetries, retried);
+}
 
 }  // namespace
 
@@ -60,6 +71,7 @@ void RunClaim(const ClaimRequest& request) {
   const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
   SavedPlan& plan = request.lane ? g_claim_lane_plan : g_claim_plan;
   Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
+  CountClaimed();
 }
 
 }  // namespace act::pg

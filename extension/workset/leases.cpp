@@ -10,6 +10,7 @@
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
 #include "arrays.hpp"
+#include "counters.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
 #include "json_args.hpp"
@@ -107,6 +108,7 @@ void ApplyAcks(const std::vector<core::LeaseEntry>& leases, const char* what) {
                    MakeArray(retries, retry_nulls.get(), INT4OID),
                    MakeArray(dues, due_nulls.get(), TIMESTAMPTZOID)};
   Execute(g_ack_plan.Get(), args, nullptr, false, 0, SPI_OK_SELECT);
+  Count(Counter::kAcks, RowCount());
 }
 
 }  // namespace act::pg
@@ -140,6 +142,7 @@ ACT_SQL_FUNCTION(act_block) {
     Datum args[4] = {pg::MakeArray(streams, nullptr, TEXTOID), pg::MakeArray(bys, nullptr, TEXTOID),
                      pg::MakeArray(errors, nullptr, TEXTOID), pg::MakeArray(laggings, nullptr, BOOLOID)};
     pg::Execute(pg::g_block_plan.Get(), args, nullptr, false, 0, SPI_OK_SELECT);
+    pg::Count(pg::Counter::kBlocks, pg::RowCount());
     pg::EmitAllRows(result);
   }
   spi.Finish();

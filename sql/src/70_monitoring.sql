@@ -90,6 +90,18 @@ END $$;
 COMMENT ON FUNCTION act.status() IS
   'One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon';
 
+-- Cumulative counters of this database since the server started or
+-- act.reset_counters(); no rows in fenced mode, which has no shared memory
+-- to keep them in.
+CREATE FUNCTION act._counters() RETURNS TABLE(counter text, value bigint, since timestamptz)
+LANGUAGE c STABLE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'act_counters';
+
+CREATE FUNCTION act.reset_counters() RETURNS timestamptz
+LANGUAGE c VOLATILE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'act_reset_counters';
+COMMENT ON FUNCTION act.reset_counters() IS 'Zeroes this database''s cumulative counters (concurrent mode); returns the reset time';
+
 -- Prometheus-shaped figures: one row per sample. Labels never carry a stream
 -- name (unbounded cardinality, and names can be personal data).
 CREATE FUNCTION act.metrics() RETURNS TABLE(metric text, labels jsonb, value double precision)
@@ -119,6 +131,11 @@ BEGIN
                                                  ELSE p.leased_until > clock_timestamp() END)::double precision
     FROM (SELECT DISTINCT p.lane FROM pending p) l
    CROSS JOIN (VALUES ('with_work'), ('blocked'), ('leased')) k(kind)
+  UNION ALL
+  SELECT 'pg_act_' || c.counter || '_total', '{}'::jsonb, c.value::double precision FROM act._counters() c
+  UNION ALL
+  SELECT 'pg_act_counters_reset_time_seconds', '{}'::jsonb, extract(epoch FROM min(c.since))::double precision
+    FROM act._counters() c HAVING count(*) > 0
    ORDER BY 1, 2;
 END $$;
 COMMENT ON FUNCTION act.metrics() IS 'Monitoring figures as (metric, labels, value) rows for a Prometheus exporter';

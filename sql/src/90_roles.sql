@@ -37,7 +37,7 @@ GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
-  act.prioritize(jsonb, int) TO act_admin;
+  act.prioritize(jsonb, int), act.reset_counters() TO act_admin;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');

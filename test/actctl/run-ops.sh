@@ -92,7 +92,12 @@ check 0 "blocked --json" blocked --json && json "blocked --json" 'length == 1 an
 # metrics
 check 0 metrics metrics && { has metrics "$out" '^# TYPE pg_act_subscriptions gauge$'
   has metrics "$out" '^pg_act_subscriptions 4$'; has metrics "$out" '^pg_act_subscriptions_blocked\{lane="slow"\} 1$'
-  hasnt metrics "$out" 'orders'; }
+  hasnt metrics "$out" 'orders'
+  if [ "$(sql 'SELECT act.mode()')" = concurrent ]; then
+    has metrics "$out" '^# TYPE pg_act_commits_total counter$'; has metrics "$out" '^pg_act_commits_total 1$'
+  else
+    hasnt metrics "$out" '_total'
+  fi; }
 
 # Selectors: none, bad JSON, combined with --selector, bad connection string.
 for op in unblock reset "prioritize --priority 5" "defer --until 2100-01-01T00:00:00Z"; do
