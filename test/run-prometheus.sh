@@ -45,6 +45,12 @@ cleanup() {
   sql postgres -c "DROP ROLE IF EXISTS $role" >/dev/null 2>&1
 }
 trap cleanup EXIT
+finish() {  # finish: cleans up before the last line, so that no reader of it races the cleanup
+  cleanup
+  trap - EXIT
+  echo "$passed $failed"
+  exit 0
+}
 
 # Every stream name carries "zq7", which must not reach a sample: two lanes
 # with work (default, slow), a blocked subscription and a lease in slow, a
@@ -106,8 +112,8 @@ start_exporter() {
   return 1
 }
 if ! start_exporter; then
-  echo "$passed $((failed + 1))"
-  exit 0
+  failed=$((failed + 1))
+  finish
 fi
 
 # act.metrics() and the scrape, each as NAME|LABEL NAMES|LANE|VALUE lines. The
@@ -133,6 +139,7 @@ changing='^pg_act_(oldest_work_age|horizon_held)_seconds[|]'
 value_in() {  # value_in LINES NAME [LANE]: the value of that sample, nothing when there is none
   awk -F'|' -v name="$2" -v lane="${3:-}" '$1 == name && $3 == lane { print $4 }' <<<"$1"
 }
+# shellcheck disable=SC2317  # called through check
 compare() {  # compare A OP B: numbers, both present; OP is == > >=
   awk -v a="$1" -v op="$2" -v b="$3" \
     'BEGIN { exit !(a != "" && b != "" && ((op == "==" && a + 0 == b + 0) || (op == ">" && a + 0 > b + 0) || (op == ">=" && a + 0 >= b + 0))) }'
@@ -237,5 +244,4 @@ for name in "${exported[@]}"; do
   check "docs/operations.md names $name" grep -qw "$name" docs/operations.md
 done
 
-stop_exporter
-echo "$passed $failed"
+finish
