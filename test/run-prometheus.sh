@@ -239,6 +239,12 @@ mapfile -t used < <(grep '^ *expr: ' "$alerts" | grep -oE 'pg_[a-z_]+' | sort -u
 for name in "${used[@]}"; do
   check "the alert rules' $name is exported" grep -q "^# TYPE $name " "$scrape"
 done
+mapfile -t documented < <(awk '$1 == "-" && $2 == "alert:" { alert = $3 } $1 == "expr:" { sub(/^ *expr: /, ""); expr = $0 }
+  $1 == "for:" { print "| `" alert "` | `" expr "` | " $2 " |" }' "$alerts")
+check "each rule of alerts.yaml has a for" test "${#documented[@]}" -eq "$rules"
+for row in "${documented[@]}"; do
+  check "docs/operations.md's alert table has $row" grep -qF "$row" docs/operations.md
+done
 mapfile -t exported < <(grep -oE '^# TYPE pg_act_[a-z_]+' "$scrape" | cut -d' ' -f3)
 for name in "${exported[@]}"; do
   check "docs/operations.md names $name" grep -qw "$name" docs/operations.md
