@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
           libssl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libpqxx-dev jq
           libcli11-dev libfmt-dev  # actctl
+          prometheus-postgres-exporter curl  # test/run-prometheus.sh
           clang libclang-rt-14-dev)  # the last two: libFuzzer and the sanitizers for test/fuzz
 
 missing=()
@@ -26,4 +27,15 @@ trap 'rm -f "$log"' EXIT
 if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
   cat "$log" >&2
   exit 1
+fi
+# The exporter's package enables and starts a service on port 9187 of every
+# address; the test runs the exporter itself, so a service installed here is
+# stopped and disabled (an operator's own configuration is never touched).
+if [[ " ${missing[*]} " == *" prometheus-postgres-exporter "* ]]; then
+  if [ -d /run/systemd/system ]; then
+    systemctl disable --now prometheus-postgres-exporter >/dev/null 2>&1 || true
+  else
+    invoke-rc.d prometheus-postgres-exporter stop >/dev/null 2>&1 || true
+    update-rc.d prometheus-postgres-exporter disable >/dev/null 2>&1 || true
+  fi
 fi

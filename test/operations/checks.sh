@@ -1,5 +1,5 @@
-# Sourced by test/run-dump-restore.sh and test/run-upgrade.sh: counted checks
-# and psql in the form they compare. Set `suite` before sourcing.
+# Sourced by test/run-dump-restore.sh, test/run-upgrade.sh and test/run-prometheus.sh:
+# counted checks and psql in the form they compare. Set `suite` before sourcing.
 passed=0
 failed=0
 check() {  # check DESCRIPTION COMMAND...: counts one check, reports a failed one on stderr
