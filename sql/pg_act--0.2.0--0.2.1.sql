@@ -2,6 +2,10 @@
 -- - Cumulative counters in concurrent mode (commits, events, conflicts,
 --   claims, retries, acks, blocks), kept in shared memory per database:
 --   act._counters() behind act.metrics(), act.reset_counters() for act_admin.
+-- - Wide subscriptions (NULL or pattern source) are marked per class of
+--   (source, names), act.wide_classes: a commit writes one act.wide_marks row
+--   per matching class, and claims read rows with work class by class
+--   instead of folding every wide mark into act.subscription_rows first.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.1'" to load this file. \quit
 
 CREATE FUNCTION act._counters() RETURNS TABLE(counter text, value bigint, since timestamptz)
@@ -51,3 +55,89 @@ BEGIN
    ORDER BY 1, 2;
 END $$;
 COMMENT ON FUNCTION act.metrics() IS 'Monitoring figures as (metric, labels, value) rows for a Prometheus exporter';
+
+-- Wide classes: every existing wide row joins the class of its (source, names).
+ALTER TABLE act.subscription_rows ADD COLUMN class int;
+CREATE TABLE act.wide_classes (
+  id     int PRIMARY KEY,
+  source text,
+  names  text[]
+);
+COMMENT ON TABLE act.wide_classes IS 'pg_act: the distinct (source, names) of source-less and pattern subscriptions';
+INSERT INTO act.wide_classes (id, source, names)
+SELECT row_number() OVER (ORDER BY d.source COLLATE "C" NULLS FIRST, d.names::text COLLATE "C" NULLS FIRST), d.source, d.names
+  FROM (SELECT DISTINCT r.source, r.names FROM act.subscription_rows r
+         WHERE r.source IS NULL OR act._is_pattern(r.source)) d;
+UPDATE act.subscription_rows r SET class = c.id FROM act.wide_classes c
+ WHERE (r.source IS NULL OR act._is_pattern(r.source))
+   AND c.source IS NOT DISTINCT FROM r.source AND c.names IS NOT DISTINCT FROM r.names;
+
+-- Marks move from rows to classes: a class's mark is the highest of its
+-- rows' (every row of a class saw the same commits since it was created,
+-- and one created later was back-filled at least that far), kept under
+-- backend 0, which no backend raises.
+ALTER TABLE act.wide_marks RENAME TO wide_marks_by_row;
+ALTER INDEX act.wide_marks_pkey RENAME TO wide_marks_by_row_pkey;
+CREATE TABLE act.wide_marks (
+  class   int NOT NULL,
+  backend int NOT NULL,
+  mark    bigint NOT NULL,
+  PRIMARY KEY (class, backend)
+);
+COMMENT ON TABLE act.wide_marks IS 'pg_act: work marks of wide subscription classes, per committing backend';
+INSERT INTO act.wide_marks (class, backend, mark)
+SELECT r.class, 0, max(w.mark) FROM act.wide_marks_by_row w JOIN act.subscription_rows r ON r.stream = w.stream
+ WHERE r.class IS NOT NULL GROUP BY r.class;
+
+CREATE OR REPLACE VIEW act.subscriptions AS
+SELECT r.stream, r.source, r.names, r.at, r.retry, r.blocked, r.error, r.leased_by, r.leased_until, r.priority,
+       r.lane, r.deferred_at, greatest(r.correlated_at, w.mark) AS correlated_at
+  FROM act.subscription_rows r
+  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class) w ON true;
+
+
+CREATE OR REPLACE FUNCTION act._pending() RETURNS TABLE(stream text, lane text, at bigint, work_mark bigint, blocked boolean,
+  error text, leased_by text, leased_until timestamptz, retry int, priority int, waiting_id bigint, waiting_since timestamptz)
+LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
+BEGIN ATOMIC
+  WITH candidates AS (
+    SELECT r.* FROM act.subscription_rows r WHERE NOT r.blocked AND r.at < r.correlated_at
+    UNION
+    SELECT r.* FROM act.subscription_rows r WHERE r.blocked
+    UNION
+    SELECT r.* FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k
+      JOIN act.subscription_rows r ON r.class = k.class AND NOT r.blocked AND r.at < k.mark
+  ), marked AS (
+    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class)) AS mark,
+           c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
+      FROM candidates c
+  ), waiting AS (
+    SELECT m.*,
+           CASE WHEN m.literal THEN
+             (SELECT e.id FROM act.events e
+               WHERE e.stream = m.source
+                 AND e.version >= coalesce((SELECT p.version + 1 FROM act.events p WHERE p.id = m.at AND p.stream = m.source), 0)
+                 AND e.id > m.at
+               ORDER BY e.version LIMIT 1)
+           ELSE (SELECT e.id FROM act.events e WHERE e.id > m.at ORDER BY e.id LIMIT 1) END AS waiting_id
+      FROM marked m
+  )
+  SELECT w.stream, w.lane, w.at, w.mark, w.blocked, w.error, w.leased_by, w.leased_until, w.retry, w.priority,
+         w.waiting_id, (SELECT e.created FROM act.events e WHERE e.id = w.waiting_id)
+    FROM waiting w
+   WHERE w.blocked OR w.at < w.mark;
+END;
+
+
+-- Out of the extension first: that also takes it off the pg_dump list.
+ALTER EXTENSION pg_act DROP TABLE act.wide_marks_by_row;
+DROP TABLE act.wide_marks_by_row;
+DROP INDEX act.subscriptions_wide_source_ix;
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, at, stream)
+  WHERE class IS NOT NULL AND NOT blocked;
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, at, stream)
+  WHERE class IS NOT NULL AND NOT blocked;
+
+GRANT SELECT ON act.wide_classes, act.wide_marks TO act_reader;
+SELECT pg_catalog.pg_extension_config_dump('act.wide_classes', '');
+SELECT pg_catalog.pg_extension_config_dump('act.wide_marks', '');

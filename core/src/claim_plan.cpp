@@ -17,25 +17,60 @@ ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading) {
   return counts;
 }
 
-std::string ClaimSql(bool by_lane) {
+namespace {
+
+// `order`, written for alias x, for another alias.
+std::string OnAlias(std::string order, char alias) {
+  for (std::size_t at = order.find("x."); at != std::string::npos; at = order.find("x.", at + 2)) order[at] = alias;
+  return order;
+}
+
+// One candidate list of the claim: the best `limit` rows in `order` (given
+// for alias x) among rows with a stored work mark above their watermark
+// (the work-set indexes) and wide rows below their class's mark (class by
+// class, through subscriptions_class_*_ix). A wide row whose stored mark is
+// also above its watermark is in the first part only.
+std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& order,
+                       const std::string& limit, const std::string& extra) {
+  const std::string ordered = OnAlias(order, 's');
+  return "SELECT x.stream FROM ("
+         "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work + extra +
+         "   ORDER BY " + ordered + " LIMIT " + limit + ")"
+         "  UNION ALL"
+         "  (SELECT w.stream, w.priority, w.at FROM marks k CROSS JOIN LATERAL ("
+         "     SELECT s.stream, s.priority, s.at FROM act.subscription_rows s"
+         "     WHERE s.class = k.class AND " + wide_work + extra +
+         "     ORDER BY " + ordered + " LIMIT " + limit + ") w)"
+         ") x ORDER BY " + order + " LIMIT " + limit;
+}
+
+}  // namespace
+
+std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string lane = by_lane ? " AND s.lane = $6" : "";
   const std::string free =
       "(s.leased_by IS NULL OR s.leased_until <= now()) AND (s.deferred_at IS NULL OR s.deferred_at <= now())";
-  // The work predicate matches the partial indexes' predicate word for word.
   // $7: the horizon in concurrent mode (NULL in fenced mode): a stream whose
   // next events are not all visible yet is not worth a lease.
-  const std::string eligible =
-      "NOT s.blocked AND s.at < s.correlated_at" + lane + " AND " + free + " AND ($7::bigint IS NULL OR s.at < $7)";
-  return "WITH prio AS ("
-         "  SELECT s.stream FROM act.subscription_rows s WHERE " + eligible +
-         "  ORDER BY s.priority DESC, s.at, s.stream LIMIT $1"
-         "), fair AS ("
-         "  SELECT s.stream FROM act.subscription_rows s WHERE " + eligible +
-         "  AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))"
-         "  ORDER BY s.at, s.stream LIMIT $2"
-         "), lead AS ("
-         "  SELECT s.stream FROM act.subscription_rows s WHERE " + eligible +
-         "  ORDER BY s.at DESC, s.stream DESC LIMIT $3"
+  const std::string common = lane + " AND " + free + " AND ($7::bigint IS NULL OR s.at < $7)";
+  // The stored work predicate matches the partial indexes' predicate word for word.
+  const std::string stored_work = "NOT s.blocked AND s.at < s.correlated_at" + common;
+  const std::string wide_work =
+      "NOT s.blocked AND s.at < k.mark AND (s.correlated_at IS NULL OR s.at >= s.correlated_at)" + common;
+  const std::string not_prio = " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))";
+  // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
+  auto candidates = [&](const std::string& order, const std::string& limit, const std::string& extra) {
+    if (by_class) return Candidates(stored_work, wide_work, order, limit, extra);
+    return "SELECT s.stream FROM act.subscription_rows s WHERE " + stored_work + extra + " ORDER BY " +
+           OnAlias(order, 's') + " LIMIT " + limit;
+  };
+  const std::string marks = by_class ? "marks AS MATERIALIZED ("
+                                       "  SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class"
+                                       "), "
+                                     : "";
+  return "WITH " + marks + "prio AS (" + candidates("x.priority DESC, x.at, x.stream", "$1", "") +
+         "), fair AS (" + candidates("x.at, x.stream", "$2", not_prio) +
+         "), lead AS (" + candidates("x.at DESC, x.stream DESC", "$3", "") +
          "), candidates AS ("
          "  SELECT c.stream, bool_or(c.lagging) AS lagging FROM ("
          "    SELECT p.stream, true AS lagging FROM prio p UNION ALL"

@@ -7,14 +7,14 @@
 
 namespace act::pg {
 
-IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> text_key, ScanSnapshot snapshot,
-                     bool backward, std::optional<int32> min_second)
+IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> key, ScanSnapshot snapshot,
+                     bool backward, std::optional<int32> min_second, RegProcedure key_equal)
     : backward_(backward) {
-  const int key_count = text_key ? (min_second ? 2 : 1) : 0;
-  const Datum key_value = text_key.value_or(Datum(0));
+  const int key_count = key ? (min_second ? 2 : 1) : 0;
+  const Datum key_value = key.value_or(Datum(0));
   const int32 second_value = min_second.value_or(0);
   IndexScan* self = this;
-  Guard([self, table, index, key_count, key_value, second_value, snapshot] {
+  Guard([self, table, index, key_count, key_value, second_value, snapshot, key_equal] {
     CommandCounterIncrement();  // this transaction's earlier writes are visible in both
     self->snapshot_ =
         RegisterSnapshot(snapshot == ScanSnapshot::kStatement ? GetTransactionSnapshot() : GetLatestSnapshot());
@@ -22,7 +22,7 @@ IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> 
     self->index_ = index_open(ActRelation(index), AccessShareLock);
     ScanKeyData keys[2];
     ScanKeyEntryInitialize(&keys[0], 0, 1, BTEqualStrategyNumber, InvalidOid, self->index_->rd_indcollation[0],
-                           F_TEXTEQ, key_value);
+                           key_equal, key_value);
     ScanKeyEntryInitialize(&keys[1], 0, 2, BTGreaterEqualStrategyNumber, InvalidOid, InvalidOid, F_INT4GE,
                            Int32GetDatum(second_value));
     self->scan_ = index_beginscan(self->table_, self->index_, self->snapshot_, key_count, 0);

@@ -18,13 +18,14 @@ namespace act::pg {
 enum class ScanSnapshot { kStatement, kLatest };
 
 // An open scan of table act.<table> through index act.<index>, optionally
-// restricted to rows whose first index column equals a text key. Rows come in
-// index order, or the reverse. Columns are read by name from the current row.
+// restricted to rows whose first index column equals a key (text, or what
+// `key_equal` compares). Rows come in index order, or the reverse. Columns
+// are read by name from the current row.
 class IndexScan {
  public:
   // min_second: if given, only rows whose second index column (an int4) is at least this.
-  IndexScan(const char* table, const char* index, std::optional<Datum> text_key, ScanSnapshot snapshot,
-            bool backward = false, std::optional<int32> min_second = std::nullopt);
+  IndexScan(const char* table, const char* index, std::optional<Datum> key, ScanSnapshot snapshot,
+            bool backward = false, std::optional<int32> min_second = std::nullopt, RegProcedure key_equal = F_TEXTEQ);
   ~IndexScan();
   IndexScan(const IndexScan&) = delete;
   IndexScan& operator=(const IndexScan&) = delete;

@@ -33,9 +33,8 @@ void ForgetOnInvalidation(Datum, Oid relation) {
   }
 }
 
-}  // namespace
-
-Oid ActRelation(const char* name) {
+// InvalidOid when act.<name> does not exist (not remembered: it may be created).
+Oid FindActRelation(const char* name) {
   for (int i = 0; i < g_cached; ++i)
     if (g_cache[i].name == name || strcmp(g_cache[i].name, name) == 0) return g_cache[i].oid;
   if (!g_callback_registered) {
@@ -43,9 +42,20 @@ Oid ActRelation(const char* name) {
     g_callback_registered = true;
   }
   const Oid relation = get_relname_relid(name, get_namespace_oid("act", false));
-  if (!OidIsValid(relation)) elog(ERROR, "pg_act: relation act.%s is missing", name);
-  if (g_cached < kCapacity) g_cache[g_cached++] = CachedRelation{name, relation};
+  if (OidIsValid(relation) && g_cached < kCapacity) g_cache[g_cached++] = CachedRelation{name, relation};
   return relation;
+}
+
+}  // namespace
+
+Oid ActRelation(const char* name) {
+  const Oid relation = FindActRelation(name);
+  if (!OidIsValid(relation)) elog(ERROR, "pg_act: relation act.%s is missing", name);
+  return relation;
+}
+
+bool ActRelationExists(const char* name) {
+  return Guard([name] { return OidIsValid(FindActRelation(name)); });
 }
 
 }  // namespace act::pg

@@ -10,4 +10,8 @@ namespace act::pg {
 // The OID of act.<name>; an error if there is none. Call inside Guard.
 Oid ActRelation(const char* name);
 
+// Whether act.<name> exists: for a relation a later version added, which the
+// schema of an older version (before ALTER EXTENSION UPDATE) lacks.
+bool ActRelationExists(const char* name);
+
 }  // namespace act::pg

@@ -14,6 +14,7 @@
 #include "jsonb_access.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "work_marks.hpp"
 
 namespace act::pg {
 namespace {
@@ -24,8 +25,11 @@ const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTO
 SavedPlan g_claim_plan(core::ClaimSql(false), 7, kClaimArgTypes, PlanMode::kGeneric);
 SavedPlan g_claim_lane_plan(core::ClaimSql(true), 7, kClaimArgTypes, PlanMode::kGeneric);
 
-// Folds the wide marks into the rows claim reads; rows another transaction
-// holds are left for a later claim.
+// An older version's schema (before ALTER EXTENSION UPDATE to 0.2.1) keeps
+// wide marks per row: they are folded into the rows claim reads first, rows
+// another transaction holds left for a later claim.
+SavedPlan g_claim_by_row_plan(core::ClaimSql(false, false), 7, kClaimArgTypes, PlanMode::kGeneric);
+SavedPlan g_claim_lane_by_row_plan(core::ClaimSql(true, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 const Oid kNoArgTypes[1] = {InvalidOid};
 SavedPlan g_fold_plan(
     "WITH marks AS (SELECT w.stream, max(w.mark) AS mark FROM act.wide_marks w GROUP BY w.stream), "
@@ -62,14 +66,16 @@ ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo) {
 }
 
 void RunClaim(const ClaimRequest& request) {
-  Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
   const bool capped = ConcurrentMode();
   const core::ClaimCounts& counts = request.counts;
   Datum args[7] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
                    request.by,                     Int32GetDatum(request.millis), request.lane.value_or(Datum(0)),
                    capped ? Int64GetDatum(Horizon()) : Datum(0)};
   const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
-  SavedPlan& plan = request.lane ? g_claim_lane_plan : g_claim_plan;
+  const bool by_class = MarksByClass();
+  if (!by_class) Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
+  SavedPlan& plan = by_class ? (request.lane ? g_claim_lane_plan : g_claim_plan)
+                             : (request.lane ? g_claim_lane_by_row_plan : g_claim_by_row_plan);
   Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
   CountClaimed();
 }

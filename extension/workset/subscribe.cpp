@@ -19,6 +19,7 @@
 #include "locks.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "work_marks.hpp"
 
 namespace act::pg {
 namespace {
@@ -33,7 +34,36 @@ SavedPlan g_existing_plan("SELECT s.stream, s.source, s.names FROM act.subscript
                           kExistingArgTypes);
 
 const Oid kInsertArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
+// A new wide row joins the class of its (source, names), created when
+// missing; ids are max + 1, safe under the registry lock held exclusively.
+// Classes are created only for rows that will be inserted.
 SavedPlan g_insert_plan(
+    "WITH input AS ("
+    "  SELECT u.stream, u.source, u.priority, u.lane, u.mark, "
+    "         CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END AS names, "
+    "         (u.source IS NULL OR act._is_pattern(u.source)) AS wide "
+    "  FROM unnest($1, $2, $3, $4, $5, $6) AS u(stream, source, names, priority, lane, mark) "
+    "), missing AS ("
+    "  SELECT DISTINCT i.source, i.names FROM input i WHERE i.wide "
+    "    AND NOT EXISTS (SELECT FROM act.subscription_rows s WHERE s.stream = i.stream) "
+    "    AND NOT EXISTS (SELECT FROM act.wide_classes c "
+    "                    WHERE c.source IS NOT DISTINCT FROM i.source AND c.names IS NOT DISTINCT FROM i.names) "
+    "), created AS ("
+    "  INSERT INTO act.wide_classes (id, source, names) "
+    "  SELECT (SELECT coalesce(max(c.id), 0) FROM act.wide_classes c) + row_number() OVER (), m.source, m.names "
+    "  FROM missing m RETURNING id, source, names "
+    ") "
+    "INSERT INTO act.subscription_rows (stream, source, names, priority, lane, correlated_at, class) "
+    "SELECT i.stream, i.source, i.names, i.priority, i.lane, i.mark, "
+    "       CASE WHEN i.wide THEN coalesce("
+    "         (SELECT n.id FROM created n WHERE n.source IS NOT DISTINCT FROM i.source AND n.names IS NOT DISTINCT FROM i.names), "
+    "         (SELECT c.id FROM act.wide_classes c "
+    "           WHERE c.source IS NOT DISTINCT FROM i.source AND c.names IS NOT DISTINCT FROM i.names)) END "
+    "FROM input i "
+    "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
+    6, kInsertArgTypes);
+// An older version's schema (before ALTER EXTENSION UPDATE to 0.2.1) has no classes.
+SavedPlan g_insert_without_class_plan(
     "INSERT INTO act.subscription_rows (stream, source, names, priority, lane, correlated_at) "
     "SELECT u.stream, u.source, "
     "       CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END, "
@@ -170,7 +200,8 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
   Datum args[6] = {MakeArray(streams, nullptr, TEXTOID),         MakeArray(sources, source_nulls.get(), TEXTOID),
                    MakeArray(names, names_nulls.get(), JSONBOID), MakeArray(priorities, nullptr, INT4OID),
                    MakeArray(lanes, nullptr, TEXTOID),           MakeArray(marks, mark_nulls.get(), INT8OID)};
-  ExecuteOnLatest(g_insert_plan.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
+  SavedPlan& insert = MarksByClass() ? g_insert_plan : g_insert_without_class_plan;
+  ExecuteOnLatest(insert.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
 
   struct NewRow {
     std::string stream;

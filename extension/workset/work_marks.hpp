@@ -13,4 +13,9 @@ namespace act::pg {
 // (locks.hpp); connects to SPI only when it has marks to write.
 void MarkSubscriptions(Datum stream_datum, std::string_view stream, const std::vector<core::EventRef>& events);
 
+// Whether wide marks are kept per class (act.wide_classes, since 0.2.1). An
+// older version's schema, until ALTER EXTENSION pg_act UPDATE, keeps them per
+// subscription row, and this library marks and claims it that way.
+bool MarksByClass();
+
 }  // namespace act::pg

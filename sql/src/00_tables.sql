@@ -45,7 +45,8 @@ CREATE TABLE act.subscription_rows (
   priority      int NOT NULL DEFAULT 0,
   lane          text NOT NULL DEFAULT 'default',
   deferred_at   timestamptz,
-  correlated_at bigint
+  correlated_at bigint,
+  class         int  -- act.wide_classes: set for a source-less or pattern row, NULL for a literal source
 ) WITH (fillfactor = 70);  -- room for HOT updates: claims and acks rewrite rows all day
 COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
@@ -60,36 +61,53 @@ CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane,
 CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream)
   WHERE NOT blocked AND at < correlated_at;
 -- Static marking at commit: literal sources by lookup; source-less and
--- pattern sources are few. Which sources are patterns is decided in one
--- place, core IsPattern, which act._is_pattern calls.
+-- pattern rows through their classes (act.wide_classes). Which sources are
+-- patterns is decided in one place, core IsPattern, which act._is_pattern
+-- calls.
 CREATE FUNCTION act._is_pattern(source text) RETURNS boolean
 LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'act_is_pattern';
 CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
-CREATE INDEX subscriptions_wide_source_ix ON act.subscription_rows (stream)
-  WHERE source IS NULL OR act._is_pattern(source);
+-- Claims find the wide rows with work class by class: rows whose watermark
+-- is below their class's mark (docs/work-marks.md).
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, at, stream)
+  WHERE class IS NOT NULL AND NOT blocked;
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, at, stream)
+  WHERE class IS NOT NULL AND NOT blocked;
 -- act.query_streams pages in C collation whatever the database's collation.
 CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
 -- act.subscribe reports the highest watermark.
 CREATE INDEX subscriptions_at_ix ON act.subscription_rows (at);
 
--- Work marks of wide subscriptions (NULL or pattern source), one row per
--- subscription and committing backend: a commit raises only its backend's
--- row, so commits to different streams never wait on a shared row. Claims
--- fold them into subscription_rows; act.subscriptions shows their maximum.
+-- Wide subscriptions (NULL or pattern source) that share a source and names
+-- have the same work: one class each. A commit matches classes, not
+-- subscriptions, so it costs the same with 10 or 10,000 wide subscriptions.
+-- Ids are taken under the registry lock (no sequence to dump); names are
+-- sorted, as act.subscribe stores them.
+CREATE TABLE act.wide_classes (
+  id     int PRIMARY KEY,
+  source text,
+  names  text[]
+);
+COMMENT ON TABLE act.wide_classes IS 'pg_act: the distinct (source, names) of source-less and pattern subscriptions';
+
+-- Work marks of wide classes, one row per class and committing backend: a
+-- commit raises only its backend's row, so commits to different streams
+-- never wait on a shared row. A wide row has work while its watermark is
+-- below the greater of its stored mark and its class's highest mark.
 CREATE TABLE act.wide_marks (
-  stream  text NOT NULL,
+  class   int NOT NULL,
   backend int NOT NULL,
   mark    bigint NOT NULL,
-  PRIMARY KEY (stream, backend)
+  PRIMARY KEY (class, backend)
 );
-COMMENT ON TABLE act.wide_marks IS 'pg_act: work marks of source-less and pattern subscriptions, per committing backend';
+COMMENT ON TABLE act.wide_marks IS 'pg_act: work marks of wide subscription classes, per committing backend';
 
 CREATE VIEW act.subscriptions AS
 SELECT r.stream, r.source, r.names, r.at, r.retry, r.blocked, r.error, r.leased_by, r.leased_until, r.priority,
        r.lane, r.deferred_at, greatest(r.correlated_at, w.mark) AS correlated_at
   FROM act.subscription_rows r
-  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.stream = r.stream) w ON true;
+  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class) w ON true;
 COMMENT ON VIEW act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
 
 CREATE TABLE act.correlators (

@@ -24,11 +24,10 @@ BEGIN ATOMIC
     UNION
     SELECT r.* FROM act.subscription_rows r WHERE r.blocked
     UNION
-    SELECT r.* FROM act.subscription_rows r
-     WHERE (r.source IS NULL OR act._is_pattern(r.source))
-       AND r.at < (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = r.stream)
+    SELECT r.* FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k
+      JOIN act.subscription_rows r ON r.class = k.class AND NOT r.blocked AND r.at < k.mark
   ), marked AS (
-    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.stream = c.stream)) AS mark,
+    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class)) AS mark,
            c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
       FROM candidates c
   ), waiting AS (

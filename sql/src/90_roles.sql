@@ -23,7 +23,8 @@ GRANT USAGE ON SCHEMA act TO act_reader;
 -- The pii column only for act_pii_reader (act.query returns it as NULL to others).
 GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.events TO act_reader;
 GRANT SELECT (pii) ON act.events TO act_pii_reader;
-GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_marks, act.correlators, act.stream_anchors
+GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.wide_marks, act.correlators,
+  act.stream_anchors
   TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
@@ -43,5 +44,6 @@ SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('act.stream_anchors', '');
 SELECT pg_catalog.pg_extension_config_dump('act.subscription_rows', '');
+SELECT pg_catalog.pg_extension_config_dump('act.wide_classes', '');
 SELECT pg_catalog.pg_extension_config_dump('act.wide_marks', '');
 SELECT pg_catalog.pg_extension_config_dump('act.correlators', '');

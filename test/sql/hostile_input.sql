@@ -106,7 +106,8 @@ SELECT is((SELECT at FROM act.ack(format('[{"stream": "%s", "by": "w-long", "at"
 --    over every split of an odd-length run of a's; a nested bounded
 --    repetition is slow to compile.
 SELECT count(*) FROM act.commit(repeat('a', 997), '[{"name": "A"}]');
-INSERT INTO act.subscription_rows (stream, source) VALUES (repeat('a', 995), '^(a*)(a*)(a*)\1\2\3$');
+INSERT INTO act.wide_classes (id, source) VALUES (1000, '^(a*)(a*)(a*)\1\2\3$');
+INSERT INTO act.subscription_rows (stream, source, class) VALUES (repeat('a', 995), '^(a*)(a*)(a*)\1\2\3$', 1000);
 CREATE TEMP TABLE slow (description text, outcome text);
 -- Records the outcome of one statement: a statement_timeout covers the
 -- call alone, not the assertions about it.

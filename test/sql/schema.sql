@@ -26,7 +26,7 @@ SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid 
 SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'max_event_id', 'horizon', 'wait', 'mode',
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream', '_require_known_keys', '_json_boolean', '_json_integer',
   '_require_regex',
-  '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock',
+  '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_counters', 'reset_counters', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock',
   'prioritize', 'query_streams'], 'the functions of schema act');
 
 SELECT is((SELECT cache_size FROM pg_sequences WHERE schemaname = 'act' AND sequencename = 'events_id_seq'), 1::bigint,

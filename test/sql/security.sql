@@ -105,7 +105,7 @@ SELECT results_eq($$
       ('app_admin', 'commit'), ('app_admin', 'defer'), ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'),
       ('app_admin', 'horizon'), ('app_admin', 'horizon_holders'), ('app_admin', 'lag'), ('app_admin', 'max_event_id'),
       ('app_admin', 'metrics'), ('app_admin', 'mode'), ('app_admin', 'prioritize'), ('app_admin', 'query'),
-      ('app_admin', 'query_stats'), ('app_admin', 'query_streams'), ('app_admin', 'reset'), ('app_admin', 'status'),
+      ('app_admin', 'query_stats'), ('app_admin', 'query_streams'), ('app_admin', 'reset'), ('app_admin', 'reset_counters'), ('app_admin', 'status'),
       ('app_admin', 'subscribe'), ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'),
       ('app_admin', 'version'), ('app_admin', 'wait'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
       ('app_reader', 'horizon_holders'), ('app_reader', 'lag'), ('app_reader', 'max_event_id'),

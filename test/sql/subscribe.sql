@@ -1,6 +1,6 @@
 -- act.subscribe: merge rules, static marking at commit, back-fill, checkpoint, correlator lease, bad input.
 BEGIN;
-SELECT plan(47);
+SELECT plan(56);
 
 SELECT has_function('act', 'subscribe', ARRAY['jsonb', 'bigint', 'jsonb'], 'act.subscribe signature');
 
@@ -113,28 +113,50 @@ SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "
 SELECT throws_ok($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "", "by": "w1", "millis": 5}')$$, '22023', NULL, 'the shared key is not a lease');
 SELECT is((SELECT count(*) FROM act.subscriptions), (SELECT n FROM before_bad), 'bad input inserted nothing');
 
--- Wide marks: a commit raises its backend's row in place; a row that is
--- missing (a wide subscription added since, or a row deleted) is inserted.
+-- Wide marks: a commit raises its backend's row of each matching class in
+-- place; a row that is missing (a class added since, or a row deleted) is
+-- inserted. Subscriptions with the same source and names share a class.
+CREATE FUNCTION pg_temp.class_of(target text) RETURNS int LANGUAGE sql AS $$
+  SELECT class FROM act.subscription_rows WHERE stream = target
+$$;
+CREATE FUNCTION pg_temp.class_mark(target text) RETURNS bigint LANGUAGE sql AS $$
+  SELECT max(mark) FROM act.wide_marks WHERE class = pg_temp.class_of(target)
+$$;
 SELECT count(*) FROM act.subscribe('[{"stream": "wide-a", "source": "^wm-"}]');
 CREATE TEMP TABLE wm_ids AS SELECT 1 AS step, id FROM act.commit('wm-1', '[{"name": "A"}]');
 INSERT INTO wm_ids SELECT 2, id FROM act.commit('wm-1', '[{"name": "B"}]');
-SELECT results_eq($$SELECT count(*), max(mark) FROM act.wide_marks WHERE stream = 'wide-a'$$,
+SELECT results_eq($$SELECT count(*), max(mark) FROM act.wide_marks WHERE class = pg_temp.class_of('wide-a')$$,
   $$SELECT 1::bigint, id FROM wm_ids WHERE step = 2$$, 'a second commit raises the same wide_marks row');
-SELECT count(*) FROM act.subscribe('[{"stream": "wide-b", "source": "^wm-"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "wide-b", "source": "^wm-"}, {"stream": "wide-c", "source": "^wm-", "names": ["C"]},
+                                     {"stream": "literal-wm", "source": "wm-1"}]');
+SELECT is(pg_temp.class_of('wide-b'), pg_temp.class_of('wide-a'), 'the same source and names: the same class');
+SELECT isnt(pg_temp.class_of('wide-c'), pg_temp.class_of('wide-a'), 'other names: another class');
+SELECT is(pg_temp.class_of('literal-wm'), NULL, 'a literal source has no class');
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'wide-b'), (SELECT id FROM wm_ids WHERE step = 2),
+  'a row joining a class is back-filled like any other');
 INSERT INTO wm_ids SELECT 3, id FROM act.commit('wm-1', '[{"name": "C"}]');
-SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
-  $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b']) s WHERE step = 3 ORDER BY s$$,
-  'a commit marks a wide subscription added since its backend last marked, and the existing one');
-DELETE FROM act.wide_marks WHERE stream = 'wide-a';
+SELECT results_eq($$SELECT stream, correlated_at FROM act.subscriptions WHERE stream IN ('wide-a', 'wide-b', 'wide-c') ORDER BY stream$$,
+  $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b', 'wide-c']) s WHERE step = 3 ORDER BY s$$,
+  'a commit marks a class added since its backend last marked, and the existing one');
+SELECT is((SELECT count(*) FROM act.wide_marks WHERE class IN (pg_temp.class_of('wide-a'), pg_temp.class_of('wide-c'))),
+  2::bigint, 'one row per class and backend, not per subscription');
+DELETE FROM act.wide_marks WHERE class = pg_temp.class_of('wide-a');
 INSERT INTO wm_ids SELECT 4, id FROM act.commit('wm-1', '[{"name": "D"}]');
-SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
-  $$SELECT s, id FROM wm_ids, unnest(ARRAY['wide-a', 'wide-b']) s WHERE step = 4 ORDER BY s$$,
-  'a deleted wide_marks row is written again by the next commit');
-UPDATE act.wide_marks SET mark = 1000000000000 WHERE stream = 'wide-a';
+SELECT is(pg_temp.class_mark('wide-a'), (SELECT id FROM wm_ids WHERE step = 4), 'a deleted wide_marks row is written again by the next commit');
+SELECT is(pg_temp.class_mark('wide-c'), (SELECT id FROM wm_ids WHERE step = 3), 'a class whose names the commit lacks keeps its mark');
+UPDATE act.wide_marks SET mark = 1000000000000 WHERE class = pg_temp.class_of('wide-a');
 INSERT INTO wm_ids SELECT 5, id FROM act.commit('wm-1', '[{"name": "E"}]');
-SELECT results_eq($$SELECT stream, mark FROM act.wide_marks WHERE stream IN ('wide-a', 'wide-b') ORDER BY stream$$,
-  $$VALUES ('wide-a', 1000000000000::bigint), ('wide-b', (SELECT id FROM wm_ids WHERE step = 5))$$,
-  'a wide mark never goes back');
+SELECT is(pg_temp.class_mark('wide-a'), 1000000000000::bigint, 'a wide mark never goes back');
+
+-- Claims read a wide row's work from its class: one claim takes the rows
+-- with work and leaves the rest (and acked rows) alone.
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM act.claim(1000, 0, 'w-wide', 60000) WHERE stream LIKE 'wide-%'),
+  ARRAY['wide-a', 'wide-b', 'wide-c'], 'claim finds wide rows with work through their class');
+SELECT is((SELECT count(*) FROM act.ack(jsonb_build_array(jsonb_build_object('stream', 'wide-c', 'by', 'w-wide',
+                                                                   'at', (SELECT id FROM wm_ids WHERE step = 5))))),
+  1::bigint, 'the wide row is acknowledged past its class''s mark');
+SELECT is((SELECT count(*) FROM act.claim(1000, 0, 'w-wide-2', 1, 'default') WHERE stream = 'wide-c'), 0::bigint,
+  'an acked wide row has no work until its class''s mark rises again');
 
 SELECT * FROM finish();
 ROLLBACK;

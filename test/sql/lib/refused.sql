@@ -8,7 +8,8 @@ CREATE FUNCTION pg_temp.state() RETURNS text LANGUAGE sql AS $$
     (SELECT string_agg(concat_ws(',', e.id, md5(e.stream), e.version, e.name, md5(e.data::text), md5(e.meta::text),
                                  md5(coalesce(e.pii::text, '-')), e.created, e.hash), ';' ORDER BY e.id) FROM act.events e),
     (SELECT string_agg(s::text, ';' ORDER BY s.stream) FROM act.subscription_rows s),
-    (SELECT string_agg(w::text, ';' ORDER BY w.stream, w.backend) FROM act.wide_marks w),
+    (SELECT string_agg(c::text, ';' ORDER BY c.id) FROM act.wide_classes c),
+    (SELECT string_agg(w::text, ';' ORDER BY w.class, w.backend) FROM act.wide_marks w),
     (SELECT string_agg(c::text, ';' ORDER BY c.key) FROM act.correlators c),
     (SELECT string_agg(a::text, ';' ORDER BY a.stream) FROM act.stream_anchors a)))
 $$;

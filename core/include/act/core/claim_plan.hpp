@@ -22,6 +22,9 @@ ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading);
 
 // Parameters: $1 priority count, $2 fairness count, $3 leading count,
 // $4 by, $5 millis, $6 lane (only used when `by_lane`), $7 horizon (or NULL).
-std::string ClaimSql(bool by_lane);
+// `by_class`: wide rows' work comes from their class's mark in act.wide_marks
+// (0.2.1 on); otherwise from their stored marks alone, into which the caller
+// has folded the wide marks (an older version's schema).
+std::string ClaimSql(bool by_lane, bool by_class = true);
 
 }  // namespace act::core
