@@ -1,7 +1,8 @@
 // Drain throughput: W workers share S streams of E events each; every worker
-// loops claim -> query -> ack until no stream has work. Prints one record
-// (bench/stats.hpp): events/s, and p50/p95 of one claim -> query -> ack cycle.
-// Usage: drain_throughput WORKERS STREAMS EVENTS (connection from PG* variables).
+// loops claim -> query -> ack (query mode), or act.claim_events carrying the
+// last cycle's acks (claim_events mode), until no stream has work. Prints one
+// record (bench/stats.hpp): events/s, streams/s, and p50/p95 of one cycle.
+// Usage: drain_throughput WORKERS STREAMS EVENTS [query|claim_events] (connection from PG* variables).
 #include "pq_session.hpp"
 #include "stats.hpp"
 
@@ -48,6 +49,50 @@ struct Tally {
   bench::Samples cycles;
 };
 
+bool Drained(PGconn* connection) {
+  Result left = Run(connection, "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
+  return std::atol(PQgetvalue(left.get(), 0, 0)) == 0;
+}
+
+std::string AckEntry(const std::string& stream, const std::string& by, const std::string& at) {
+  return R"({"stream": )" + Quote(stream) + R"(, "by": )" + Quote(by) + R"(, "at": )" + at + "}";
+}
+
+// One call a cycle: the events come in the claim's rows, the acks ride on the next claim.
+void WorkClaimEvents(int id, Tally& tally) {
+  Connection connection = Connect();
+  const std::string by = "worker-" + std::to_string(id);
+  bench::Samples cycles;
+  std::string acks;  // empty: none pending
+  for (;;) {
+    const auto cycle = bench::Clock::now();
+    Result leases = acks.empty()
+                        ? Run(connection.get(), "SELECT stream, at, events::text FROM act.claim_events(8, 2, $1, 30000)", {by})
+                        : Run(connection.get(),
+                              "SELECT stream, at, events::text FROM act.claim_events(8, 2, $1, 30000, acks => $2::jsonb)",
+                              {by, acks});
+    acks.clear();
+    const int count = PQntuples(leases.get());
+    if (count == 0) {
+      if (Drained(connection.get())) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    acks = "[";
+    for (int row = 0; row < count; ++row) {
+      const nlohmann::json events = nlohmann::json::parse(PQgetvalue(leases.get(), row, 2));
+      const std::string last = events.empty() ? PQgetvalue(leases.get(), row, 1) : std::to_string(events.back().at("id").get<long>());
+      tally.events += static_cast<long>(events.size());
+      tally.streams += 1;
+      acks += std::string(row ? "," : "") + AckEntry(PQgetvalue(leases.get(), row, 0), by, last);
+    }
+    acks += "]";
+    cycles.add(bench::milliseconds_since(cycle));
+  }
+  const std::lock_guard lock(tally.mutex);
+  tally.cycles.merge(cycles);
+}
+
 void Work(int id, Tally& tally) {
   Connection connection = Connect();
   const std::string by = "worker-" + std::to_string(id);
@@ -57,8 +102,7 @@ void Work(int id, Tally& tally) {
     Result leases = Run(connection.get(), "SELECT stream, source, at FROM act.claim(8, 2, $1, 30000)", {by});
     const int count = PQntuples(leases.get());
     if (count == 0) {
-      Result left = Run(connection.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
-      if (std::atol(PQgetvalue(left.get(), 0, 0)) == 0) break;
+      if (Drained(connection.get())) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;
     }
@@ -72,8 +116,7 @@ void Work(int id, Tally& tally) {
       const std::string last = handled ? PQgetvalue(fetched.get(), handled - 1, 0) : at;
       tally.events += handled;
       tally.streams += 1;
-      acks += std::string(row ? "," : "") + R"({"stream": )" + Quote(stream) + R"(, "by": )" + Quote(by) +
-              R"(, "at": )" + last + "}";
+      acks += std::string(row ? "," : "") + AckEntry(stream, by, last);
     }
     acks += "]";
     Run(connection.get(), "SELECT count(*) FROM act.ack($1::jsonb)", {acks});
@@ -86,8 +129,13 @@ void Work(int id, Tally& tally) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s WORKERS STREAMS EVENTS\n", argv[0]);
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: %s WORKERS STREAMS EVENTS [query|claim_events]\n", argv[0]);
+    return 2;
+  }
+  const std::string mode = argc == 5 ? argv[4] : "query";
+  if (mode != "query" && mode != "claim_events") {
+    std::fprintf(stderr, "drain_throughput: mode is query or claim_events, not %s\n", mode.c_str());
     return 2;
   }
   const int workers = std::atoi(argv[1]);
@@ -99,17 +147,18 @@ int main(int argc, char** argv) {
     Tally tally;
     const auto start = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
-    for (int w = 0; w < workers; ++w) threads.emplace_back(Work, w, std::ref(tally));
+    for (int w = 0; w < workers; ++w) threads.emplace_back(mode == "query" ? Work : WorkClaimEvents, w, std::ref(tally));
     for (auto& thread : threads) thread.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     Result check = Run(setup.get(), "SELECT count(*) FROM act.subscriptions WHERE at < correlated_at");
     nlohmann::json fields = tally.cycles.summary();
     fields["ops_per_s"] = static_cast<double>(tally.events.load()) / seconds;
-    fields.update({{"ops", "events"}, {"latency_of", "one claim -> query -> ack cycle"}, {"workers", workers},
+    const char* cycle = mode == "query" ? "one claim -> query -> ack cycle" : "one claim_events call carrying the last acks";
+    fields.update({{"ops", "events"}, {"latency_of", cycle}, {"workers", workers},
                    {"streams", streams}, {"events_per_stream", events}, {"seconds", seconds},
                    {"streams_per_s", streams / seconds}, {"events_handled", tally.events.load()},
                    {"left_with_work", std::atol(PQgetvalue(check.get(), 0, 0))}});
-    bench::print_record("sql/drain_" + std::to_string(workers) + "_workers_" + std::to_string(streams) + "_streams",
+    bench::print_record(std::string(mode == "query" ? "sql/drain_" : "sql/drain_claim_events_") + std::to_string(workers) + "_workers_" + std::to_string(streams) + "_streams",
                         fields);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "drain_throughput: %s\n", error.what());

@@ -1,7 +1,9 @@
 // Projection replay: N events on one stream, then App::rebuild (empty the
 // read model, rewind the watermark, drain back to the head) with a handler
-// per event (one upsert round trip each) or a batch handler (one statement
-// per drained batch). Both drain through the same lane, 1,000 events a cycle.
+// per event (its upserts pipelined), a handler per event that reads each
+// result (one round trip each, as every per-event handler paid before
+// pipelining), or a batch handler (one statement per drained batch). All
+// drain through the same lane, 1,000 events a cycle.
 #include <stdexcept>
 
 #include "support.hpp"
@@ -18,9 +20,13 @@ void seed(act::Store& store, const std::string& stream, int events) {
   }
 }
 
-act::Projection replay_projection(const std::string& stream, bool batched) {
-  const std::string table = batched ? "bench_replay_batched" : "bench_replay_each";
-  auto builder = act::projection("replay-" + stream + (batched ? "-batched" : "-each"))
+enum class Handler { kPipelined, kSynchronous, kBatched };
+
+act::Projection replay_projection(const std::string& stream, Handler kind) {
+  const bool batched = kind == Handler::kBatched;
+  const std::string name = batched ? "batched" : kind == Handler::kPipelined ? "each" : "each_sync";
+  const std::string table = "bench_replay_" + name;
+  auto builder = act::projection("replay-" + stream + "-" + name)
                      .source(stream)
                      .lane(kLane.name)
                      .setup([table](act::Sql& sql) {
@@ -29,10 +35,12 @@ act::Projection replay_projection(const std::string& stream, bool batched) {
                      .truncate([table](act::Sql& sql) { sql.exec("TRUNCATE " + table); });
   const std::string upsert = "INSERT INTO " + table + " AS t VALUES ($1, $2) ON CONFLICT (stream) DO UPDATE SET n = t.n + excluded.n";
   if (!batched) {
+    const bool wait = kind == Handler::kSynchronous;
     return std::move(builder)
         .on<bench::Incremented>("Incremented",
-                                [upsert](const bench::Incremented& event, const act::Committed& committed, act::Sql& sql) {
-                                  sql.exec(upsert, {committed.stream, event.by});
+                                [upsert, wait](const bench::Incremented& event, const act::Committed& committed, act::Sql& sql) {
+                                  const act::SqlResult result = sql.exec(upsert, {committed.stream, event.by});
+                                  if (wait) benchmark::DoNotOptimize(result.size());
                                 })
         .build();
   }
@@ -50,13 +58,13 @@ act::Projection replay_projection(const std::string& stream, bool batched) {
       .build();
 }
 
-void replay(benchmark::State& state, bool batched) {
+void replay(benchmark::State& state, Handler kind) {
   const int events = static_cast<int>(state.range(0));
   auto pool = bench::pool(2);
   const std::string stream = bench::stream_name("replay");
   act::Store store(pool);
   seed(store, stream, events);
-  const act::Projection projection = replay_projection(stream, batched);
+  const act::Projection projection = replay_projection(stream, kind);
   act::App app = act::app(pool).lane(kLane).with(projection).build();
   bench::measure(
       state,
@@ -67,10 +75,12 @@ void replay(benchmark::State& state, bool batched) {
       {.warmup = 1, .items = static_cast<double>(events), .item = "events"});
 }
 
-void replay_each(benchmark::State& state) { replay(state, false); }
-void replay_batched(benchmark::State& state) { replay(state, true); }
+void replay_each(benchmark::State& state) { replay(state, Handler::kPipelined); }
+void replay_each_sync(benchmark::State& state) { replay(state, Handler::kSynchronous); }
+void replay_batched(benchmark::State& state) { replay(state, Handler::kBatched); }
 
 }  // namespace
 
 BENCHMARK(replay_each)->Name("client/projection_replay_per_event")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(10, 2));
+BENCHMARK(replay_each_sync)->Name("client/projection_replay_per_event_sync")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(10, 2));
 BENCHMARK(replay_batched)->Name("client/projection_replay_batched")->Arg(1000)->Arg(5000)->Arg(10000)->Iterations(bench::iterations(10, 2));

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "db/session.hpp"
+#include "sql_queue.hpp"
 
 namespace act {
 
@@ -30,27 +31,17 @@ std::int64_t SqlRow::int64(std::size_t column) const {
   return value;
 }
 
-SqlRows Sql::exec(std::string_view sql, std::initializer_list<SqlParam> params) {
+SqlResult Sql::exec(std::string_view sql, std::initializer_list<SqlParam> params) {
   return exec(sql, std::vector<SqlParam>(params));
 }
 
-SqlRows Sql::exec(std::string_view sql, const std::vector<SqlParam>& params) {
+SqlResult Sql::exec(std::string_view sql, const std::vector<SqlParam>& params) {
   db::Params values;
   for (const SqlParam& param : params) values.raw(param.text());
+  if (queue_) return SqlResult(queue_->queue(sql, values));
   SqlRows rows;
-  session_.exec(sql, values, [&](const db::Row& row) {
-    std::vector<std::optional<std::string>> cells;
-    cells.reserve(static_cast<std::size_t>(row.size()));
-    for (int column = 0; column < row.size(); ++column) {
-      if (row.is_null(column)) {
-        cells.emplace_back();
-      } else {
-        cells.emplace_back(std::string(row.text(column)));
-      }
-    }
-    rows.emplace_back(std::move(cells));
-  });
-  return rows;
+  session_.exec(sql, values, [&](const db::Row& row) { rows.push_back(sql_row_of(row)); });
+  return SqlResult(std::move(rows));
 }
 
 }  // namespace act

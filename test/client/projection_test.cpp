@@ -117,6 +117,63 @@ TEST_F(ProjectionTest, ReadsOnlyItsOwnEventsBesideOtherReactions) {
   EXPECT_EQ(sql("SELECT total FROM " + table_), "4");
 }
 
+std::vector<std::int64_t> ids_in(Store& store, const std::string& stream) {
+  std::vector<std::int64_t> ids;
+  Query query;
+  query.stream = stream;
+  store.query(query, [&](const Committed& event) { ids.push_back(event.id); });
+  return ids;
+}
+
+// Per-event handlers' statements are pipelined: a failure surfaces after
+// the handler returned, and still fails the event whose statement it was.
+TEST_F(ProjectionTest, APipelinedStatementThatFailsFailsItsOwnEvent) {
+  auto app = act::app(pool_).with(counter_).with(per_event()).build();
+  app.drain();
+  commit(app, {"a"}, 6);
+  const std::vector<std::int64_t> ids = ids_in(*store_, in("a"));
+  ASSERT_EQ(ids.size(), 6u);
+  sql("INSERT INTO " + table_ + "_applied VALUES (" + std::to_string(ids[3]) + ")");  // event 3's insert will fail
+  const DrainResult drained = app.drain();
+  EXPECT_EQ(drained.failed, 1);
+  ASSERT_FALSE(drained.failures.empty());
+  EXPECT_EQ(drained.failures.front().event_id, ids[3]);
+  EXPECT_EQ(drained.handled, 3) << "the events before it are kept";
+  EXPECT_EQ(applied(), 4) << "each of them once, beside the planted row";
+  EXPECT_EQ(sql("SELECT total FROM " + table_), "6");
+  EXPECT_EQ(subscription(target()).at, ids[2]);
+}
+
+// The statements were sent (a handler read the read model through them),
+// then the transaction failed: none of it is visible, the watermark stays.
+TEST_F(ProjectionTest, APipelinedReplayThatFailsMidwayLeavesNothing) {
+  std::vector<std::int64_t> ids;
+  std::atomic<int> first_seen{0};
+  std::string seen_inside;
+  const std::string table = table_;
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(per_event([&](const Committed& event, Sql& sql) {
+                   if (event.id == ids.at(0) && ++first_seen == 2) throw std::runtime_error("the prefix fails too");
+                   if (event.id == ids.at(4)) {
+                     seen_inside = sql.exec("SELECT count(*) FROM " + table + "_applied").front().text(0);
+                     throw std::runtime_error("fails at event 4");
+                   }
+                 }))
+                 .build();
+  app.drain();
+  commit(app, {"a"}, 6);
+  ids = ids_in(*store_, in("a"));
+  const std::int64_t before = subscription(target()).at;
+  const DrainResult drained = app.drain();
+  EXPECT_EQ(seen_inside, "4") << "the first four events' statements had reached the server";
+  EXPECT_EQ(drained.failed, 1);
+  EXPECT_EQ(drained.handled, 0);
+  EXPECT_EQ(applied(), 0) << "nothing of the batch is visible";
+  EXPECT_EQ(sql("SELECT count(*) FROM " + table_), "0");
+  EXPECT_EQ(subscription(target()).at, before) << "the watermark is unchanged";
+}
+
 TEST_F(ProjectionTest, AFailingBatchRollsBackEntirely) {
   std::atomic<int> calls{0};
   const std::string table = table_;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,20 +60,59 @@ class SqlRow {
 
 using SqlRows = std::vector<SqlRow>;
 
+class SqlQueue;
+
+namespace detail {
+// A pipelined statement's rows, filled when first read.
+struct PendingRows {
+  SqlQueue* queue = nullptr;  // none: the queue has finished without it being read
+  std::size_t ticket = 0;
+  std::optional<SqlRows> rows;
+};
+}  // namespace detail
+
+// What exec() returns: its rows. In a projection's per-event handlers the
+// statements are pipelined: a result nobody looks at costs no round trip of
+// its own, and looking at one (or a later statement that is not pipelined)
+// waits for it. A pipelined statement's failure surfaces when it is waited
+// for, at the latest before the projection acknowledges, and fails the event
+// whose handler sent it. Read a result while its handler runs.
+class SqlResult {
+ public:
+  explicit SqlResult(SqlRows rows) : pending_(std::make_shared<detail::PendingRows>()) { pending_->rows = std::move(rows); }
+  explicit SqlResult(std::shared_ptr<detail::PendingRows> pending) noexcept : pending_(std::move(pending)) {}
+
+  const SqlRows& rows() const;
+  operator const SqlRows&() const { return rows(); }  // NOLINT: reads like the SqlRows it used to be
+  SqlRows::const_iterator begin() const { return rows().begin(); }
+  SqlRows::const_iterator end() const { return rows().end(); }
+  std::size_t size() const { return rows().size(); }
+  bool empty() const { return rows().empty(); }
+  const SqlRow& front() const { return rows().front(); }
+  const SqlRow& operator[](std::size_t row) const { return rows()[row]; }
+  const SqlRow& at(std::size_t row) const { return rows().at(row); }
+
+ private:
+  std::shared_ptr<detail::PendingRows> pending_;
+};
+
 class Sql {
  public:
   explicit Sql(db::Session& session) noexcept : session_(session) {}
+  // Statements go through queue (a projection's per-event handlers).
+  Sql(db::Session& session, SqlQueue& queue) noexcept : session_(session), queue_(&queue) {}
   Sql(const Sql&) = delete;
   Sql& operator=(const Sql&) = delete;
 
   // One statement with $1, $2, ... parameters. A failure throws act::StoreError
   // (act::ValidationError for bad input) and dooms the transaction: the
   // library rolls it back.
-  SqlRows exec(std::string_view sql, std::initializer_list<SqlParam> params = {});
-  SqlRows exec(std::string_view sql, const std::vector<SqlParam>& params);
+  SqlResult exec(std::string_view sql, std::initializer_list<SqlParam> params = {});
+  SqlResult exec(std::string_view sql, const std::vector<SqlParam>& params);
 
  private:
   db::Session& session_;
+  SqlQueue* queue_ = nullptr;
 };
 
 }  // namespace act

@@ -82,6 +82,23 @@ struct ChainCheck {
   std::optional<std::int32_t> first_bad_version;
 };
 
+// What act.claim_events claims: act.claim's arguments, and the most events a row carries.
+struct ClaimRequest {
+  std::int32_t lagging = 0;
+  std::int32_t leading = 0;
+  std::string by;
+  std::chrono::milliseconds lease{10'000};
+  std::optional<std::string> lane;  // empty: any lane
+  std::int32_t max_events = 100;
+};
+
+// A claimed stream and its events after the lease's `at`, from the row's own
+// source and names, up to the horizon (no hash: claim_events does not send it).
+struct ClaimedLease {
+  Lease lease;
+  std::vector<Committed> events;
+};
+
 struct StoreOptions {
   // Events per act.query round trip; reads never hold more than one page.
   std::int32_t page_size = 1000;
@@ -121,6 +138,10 @@ class Store {
   // Leases up to lagging + leading streams with work to `by`; lane empty: any lane.
   std::vector<Lease> claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
                            std::chrono::milliseconds lease, const std::optional<std::string>& lane = std::nullopt);
+  // One drain cycle's call: `acks` are applied first, as ack() applies them
+  // (a lost lease's entry is dropped, and which were is not reported), then
+  // streams are claimed as claim() claims them, each with its events.
+  std::vector<ClaimedLease> claim_events(const ClaimRequest& request, const std::vector<Acknowledgement>& acks = {});
   // Returns the plain acknowledgements that took effect: an entry whose lease
   // was lost is dropped, a due entry is applied but not returned.
   std::vector<Lease> ack(const std::vector<Acknowledgement>& acks);

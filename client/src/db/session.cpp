@@ -4,6 +4,8 @@
 
 #include <poll.h>
 
+#include <limits>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include <pqxx/except>
 #include <pqxx/nontransaction>
 #include <pqxx/notification>
+#include <pqxx/pipeline>
 #include <pqxx/prepared_statement>
 #include <pqxx/result>
 #include <pqxx/transaction>
@@ -67,6 +70,10 @@ struct Session::Connection {
   explicit Connection(const std::string& conninfo) : handle(conninfo) {}
   pqxx::connection handle;
   std::unique_ptr<pqxx::work> transaction;  // open between begin() and commit() / rollback()
+  std::unique_ptr<pqxx::pipeline> pipeline;  // on transaction, while statements are queued
+  std::map<std::size_t, pqxx::pipeline::query_id> queued;  // ticket -> query, not collected yet
+  std::vector<std::string> preparing;        // names PREPAREd in the open pipeline
+  std::size_t next_ticket = 0;
   std::vector<std::unique_ptr<NotificationCounter>> listeners;
   int notifications = 0;
 };
@@ -101,11 +108,11 @@ bool Session::usable() noexcept {
 int Session::backend_pid() const noexcept { return connection_->handle.backendpid(); }
 
 template <class Call>
-void Session::guarded(std::string_view operation_name, std::string_view subject, Call&& call) {
+void Session::guarded(std::string_view operation_name, std::string_view subject, Call&& call, bool counted) {
   const std::string operation(operation_name);
   const std::string about(subject);
   try {
-    statements_.fetch_add(1, std::memory_order_relaxed);
+    if (counted) statements_.fetch_add(1, std::memory_order_relaxed);
     if (connection_->transaction) {
       call(*connection_->transaction);
     } else {
@@ -143,6 +150,7 @@ std::vector<const char*> pointers_into(const Params& params) {
 
 void Session::run(const Statement& statement, const Params& params, const std::function<void(const Row&)>& on_row,
                   std::string_view subject) {
+  finish_queue();
   const std::string name(statement.name);
   pqxx::result result;
   guarded(statement.operation, subject, [&](pqxx::transaction_base& transaction) {
@@ -157,12 +165,92 @@ void Session::run(const Statement& statement, const Params& params, const std::f
 }
 
 void Session::exec(std::string_view sql, const Params& params, const std::function<void(const Row&)>& on_row) {
+  finish_queue();
   pqxx::result result;
   guarded("sql", {}, [&](pqxx::transaction_base& transaction) {
     const std::vector<const char*> values = pointers_into(params);
     result = transaction.exec_params(std::string(sql), pqxx::prepare::make_dynamic_params(values));
   });
   for (const pqxx::row& row : result) on_row(Row(row));
+}
+
+std::size_t Session::queue(std::string_view sql, const Params& params) {
+  if (!connection_->transaction) throw std::logic_error("Session::queue(): no open transaction");
+  const std::size_t ticket = connection_->next_ticket++;
+  guarded("sql", {}, [&](pqxx::transaction_base& transaction) {
+    if (!connection_->pipeline) {
+      connection_->pipeline = std::make_unique<pqxx::pipeline>(transaction);
+      // Nothing is sent until a result is needed: the queue goes in one round trip.
+      connection_->pipeline->retain(std::numeric_limits<int>::max());
+    }
+    std::string text(sql);
+    if (!params.values().empty()) {
+      // A pipeline takes query text only: the parameters travel as literals
+      // of EXECUTE, typed by the statement as PREPARE infers them (as an
+      // unprepared parameterized statement's would be).
+      auto [named, inserted] = queued_names_.try_emplace(text);
+      if (inserted) {
+        named->second = "act_queued_" + std::to_string(++queued_serial_);
+        connection_->pipeline->insert("PREPARE " + named->second + " AS " + text);
+        connection_->preparing.push_back(text);
+      }
+      std::string execute = "EXECUTE " + named->second + "(";
+      for (std::size_t i = 0; i < params.values().size(); ++i) {
+        const auto& value = params.values()[i];
+        execute += (i ? ", " : "") + (value ? transaction.quote(*value) : std::string("NULL"));
+      }
+      text = execute + ")";
+    }
+    connection_->queued.emplace(ticket, connection_->pipeline->insert(text));
+  });
+  return ticket;
+}
+
+void Session::collect(std::size_t ticket, const std::function<void(const Row&)>& on_row) {
+  const auto found = connection_->queued.find(ticket);
+  if (found == connection_->queued.end()) throw std::logic_error("Session::collect(): no such queued statement");
+  pqxx::result result;
+  const pqxx::pipeline::query_id query = found->second;
+  connection_->queued.erase(found);
+  try {
+    guarded("sql", {}, [&](pqxx::transaction_base&) { result = connection_->pipeline->retrieve(query); }, false);
+  } catch (...) {
+    abandon_queue();
+    throw;
+  }
+  for (const pqxx::row& row : result) on_row(Row(row));
+}
+
+void Session::finish_queue() {
+  if (!connection_ || !connection_->pipeline) return;
+  try {
+    while (!connection_->queued.empty()) collect(connection_->queued.begin()->first, [](const Row&) {});
+    guarded("sql", {}, [&](pqxx::transaction_base&) { connection_->pipeline->complete(); }, false);
+  } catch (...) {
+    abandon_queue();
+    throw;
+  }
+  connection_->pipeline.reset();
+}
+
+bool Session::queueing() const noexcept { return connection_->pipeline != nullptr; }
+
+void Session::forget_prepared_here() noexcept {
+  // Whether a PREPARE of a transaction that did not commit still stands is
+  // not worth knowing: the texts get new names next time.
+  for (const std::string& text : connection_->preparing) queued_names_.erase(text);
+  connection_->preparing.clear();
+}
+
+void Session::abandon_queue() noexcept {
+  forget_prepared_here();
+  connection_->queued.clear();
+  try {
+    if (connection_->pipeline) connection_->pipeline->cancel();
+  } catch (...) {
+    broken_ = true;
+  }
+  connection_->pipeline.reset();
 }
 
 void Session::begin() {
@@ -178,21 +266,28 @@ void Session::begin() {
 
 void Session::commit() {
   if (!connection_->transaction) throw std::logic_error("Session::commit(): no open transaction");
+  finish_queue();
   const std::unique_ptr<pqxx::work> transaction = std::move(connection_->transaction);
   try {
     transaction->commit();
+    connection_->preparing.clear();
   } catch (const pqxx::in_doubt_error& error) {
+    forget_prepared_here();
     // The server may or may not have committed: the caller cannot know, so neither can this connection.
     broken_ = true;
     throw_mapped({"COMMIT", "40003", error.what(), {}});
   } catch (const pqxx::broken_connection& error) {
+    forget_prepared_here();
     broken_ = true;
     throw_mapped({"COMMIT", {}, error.what(), {}});
   } catch (const pqxx::sql_error& error) {
+    forget_prepared_here();
     throw_mapped({"COMMIT", sqlstate_of(error), error.what(), {}});
   } catch (const pqxx::transaction_rollback& error) {
+    forget_prepared_here();
     throw_mapped({"COMMIT", rollback_sqlstate(error), error.what(), {}});
   } catch (const std::exception& error) {
+    forget_prepared_here();
     broken_ = true;
     throw_mapped({"COMMIT", {}, error.what(), {}});
   }
@@ -200,6 +295,8 @@ void Session::commit() {
 
 void Session::rollback() noexcept {
   if (!connection_ || !connection_->transaction) return;
+  if (connection_->pipeline) abandon_queue();
+  forget_prepared_here();
   try {
     connection_->transaction->abort();
   } catch (...) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "db/params.hpp"
@@ -33,6 +34,16 @@ class Session {
   // An application's statement with $n parameters, not prepared (a projection's SQL).
   void exec(std::string_view sql, const Params& params, const std::function<void(const Row&)>& on_row);
 
+  // Pipelined statements on the open transaction (a projection's writes):
+  // queue() sends nothing yet and returns a ticket; collect() waits for the
+  // queued statements up to that ticket and hands its rows over; finish()
+  // waits for all of them. Each throws the failure of the first statement
+  // that failed. run() and exec() finish the queue before they send.
+  std::size_t queue(std::string_view sql, const Params& params);
+  void collect(std::size_t ticket, const std::function<void(const Row&)>& on_row);
+  void finish_queue();
+  bool queueing() const noexcept;
+
   // An explicit transaction: run() and exec() between begin() and
   // commit() / rollback() take part in it.
   void begin();
@@ -54,10 +65,18 @@ class Session {
   struct Connection;
   // Runs one call on the open transaction, or on a statement-long one, mapping failures.
   template <class Call>
-  void guarded(std::string_view operation, std::string_view subject, Call&& call);
+  void guarded(std::string_view operation, std::string_view subject, Call&& call, bool counted = true);
+
+  // Drops the queue after a failure (the transaction is lost anyway).
+  void abandon_queue() noexcept;
+  void forget_prepared_here() noexcept;
 
   std::unique_ptr<Connection> connection_;
   std::unordered_set<std::string> prepared_;
+  // Statements prepared with SQL PREPARE for queue(): names of their own, so
+  // one whose PREPARE may have failed in a broken pipeline is never reused.
+  std::unordered_map<std::string, std::string> queued_names_;
+  std::uint64_t queued_serial_ = 0;
   std::atomic<std::uint64_t>& statements_;
   bool broken_ = false;
 };

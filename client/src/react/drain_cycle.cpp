@@ -10,6 +10,8 @@
 namespace act::react {
 namespace {
 
+// The old read, one act.query per stream: for a target whose row may lack
+// some of the names its fetch reads (Registry::row_covers_fetch).
 std::vector<Committed> fetch(Store& store, const Registry& registry, const Lease& lease, std::int32_t events) {
   Query query;
   query.stream = lease.source;  // none: every stream
@@ -20,6 +22,31 @@ std::vector<Committed> fetch(Store& store, const Registry& registry, const Lease
   std::vector<Committed> fetched;
   store.query(query, [&](const Committed& event) { fetched.push_back(event); });
   return fetched;
+}
+
+struct Handed {
+  std::vector<Committed> events;
+  std::int64_t fetched_to = -1;  // the watermark once they are handled
+};
+
+// The claim's events narrowed to the fetch's names: the row may select more
+// (made by an older version of the app). Handing over every event up to the
+// last one claimed is safe to acknowledge: the row's events include every
+// event of those names in that range.
+Handed handed_events(Store& store, const Registry& registry, ClaimedLease& claimed, std::int32_t events) {
+  const Lease& lease = claimed.lease;
+  Handed handed;
+  if (!registry.row_covers_fetch(lease.stream)) {
+    handed.events = fetch(store, registry, lease, events);
+    handed.fetched_to = handed.events.empty() ? lease.at : handed.events.back().id;
+    return handed;
+  }
+  handed.fetched_to = claimed.events.empty() ? lease.at : claimed.events.back().id;
+  const std::vector<std::string> names = registry.fetch_names(lease.stream);
+  for (Committed& event : claimed.events) {
+    if (std::find(names.begin(), names.end(), event.name) != names.end()) handed.events.push_back(std::move(event));
+  }
+  return handed;
 }
 
 std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events) {
@@ -62,25 +89,46 @@ void report_failure(const CycleDeps& deps, const ReactionFailure& failure) noexc
   }
 }
 
-CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading) {
+DrainResult flush_acks(Store& store, PendingAcks& pending) {
+  DrainResult result;
+  const std::vector<Acknowledgement> acks = std::move(pending.acks);
+  pending.acks.clear();
+  if (acks.empty()) return result;
+  const auto plain = std::count_if(acks.begin(), acks.end(), [](const Acknowledgement& ack) { return !ack.due; });
+  result.lost = static_cast<std::int32_t>(plain - static_cast<std::int64_t>(store.ack(acks).size()));
+  return result;
+}
+
+CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading,
+                      PendingAcks& pending, AckMode mode) {
   CycleReport report;
   Store& store = deps.core.store;
   const std::string by = app_detail::new_correlation_id();  // a fresh holder id per cycle
-  const std::vector<Lease> leases = store.claim(lagging, leading, by, lane.lease, lane.name);
-  report.result.leased = static_cast<std::int32_t>(leases.size());
-  if (leases.empty()) return report;
+  const auto claimed_at = std::chrono::steady_clock::now();
+  // Taken out first: if the call fails they are gone, as a failed act.ack's
+  // would be, and their leases run out (a bad entry must not fail every claim after it).
+  const std::vector<Acknowledgement> carried = std::move(pending.acks);
+  pending.acks.clear();
+  std::vector<ClaimedLease> claimed =
+      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events}, carried);
+  report.result.leased = static_cast<std::int32_t>(claimed.size());
+  if (claimed.empty()) return report;
+  std::vector<Lease> leases;
+  leases.reserve(claimed.size());
+  for (const ClaimedLease& entry : claimed) leases.push_back(entry.lease);
 
   std::vector<Outcome> outcomes;
   outcomes.reserve(leases.size());
-  for (const Lease& lease : leases) {
+  for (ClaimedLease& entry : claimed) {
+    const Lease& lease = entry.lease;
     if (deps.stopping.load(std::memory_order_relaxed)) {
       outcomes.push_back(moved_to(lease.at));  // released untouched
       continue;
     }
     try {
-      const std::vector<Committed> events = fetch(store, deps.registry, lease, lane.events);
-      report.result.fetched += static_cast<std::int64_t>(events.size());
-      outcomes.push_back(handle(deps, lease, events, events.empty() ? lease.at : events.back().id));
+      const Handed handed = handed_events(store, deps.registry, entry, lane.events);
+      report.result.fetched += static_cast<std::int64_t>(handed.events.size());
+      outcomes.push_back(handle(deps, lease, handed.events, handed.fetched_to));
     } catch (const std::exception& error) {
       // The read failed, or a resolver threw: this stream waits for its lease
       // to expire; the cycle's other streams are still acknowledged.
@@ -133,11 +181,20 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     }
   }
   report.result.blocked = static_cast<std::int32_t>(store.block(to_block).size());
+  // Held past half the lease, an acknowledgement might find it gone: send it now.
+  if (mode == AckMode::kCarry && std::chrono::steady_clock::now() - claimed_at < lane.lease / 2) {
+    for (const Acknowledgement& ack : to_ack) {
+      if (!ack.due && ack.at > ack.lease.at) ++report.result.advanced;
+    }
+    pending.acks = std::move(to_ack);
+    pending.claimed_at = claimed_at;
+    return report;
+  }
   const std::vector<Lease> acked = store.ack(to_ack);
   report.result.lost += plain_acks - static_cast<std::int32_t>(acked.size());
   for (const Lease& after : acked) {
-    const auto claimed = std::find_if(leases.begin(), leases.end(), [&](const Lease& l) { return l.stream == after.stream; });
-    if (claimed != leases.end() && after.at > claimed->at) ++report.result.advanced;
+    const auto before = std::find_if(leases.begin(), leases.end(), [&](const Lease& l) { return l.stream == after.stream; });
+    if (before != leases.end() && after.at > before->at) ++report.result.advanced;
   }
   return report;
 }

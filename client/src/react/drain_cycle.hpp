@@ -1,16 +1,20 @@
 #pragma once
-// One drain cycle of a lane (docs/reactions.md): claim, read each
-// leased target's pending events, run them through its handlers, block the
-// streams whose budget is spent, acknowledge the rest.
+// One drain cycle of a lane (docs/reactions.md): claim (act.claim_events:
+// the leased targets' pending events come with the claim), run them through
+// their handlers, block the streams whose budget is spent, acknowledge the
+// rest, or leave the acknowledgements for the next cycle's claim to carry.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <optional>
+#include <vector>
 
 #include "act/drain.hpp"
 #include "act/reaction.hpp"
+#include "act/store.hpp"
 #include "react/registry.hpp"
 
 namespace act::app_detail {
@@ -37,6 +41,24 @@ struct CycleReport {
   std::map<std::string, std::int64_t, std::less<>> handled_by_target;
 };
 
-CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading);
+// Acknowledgements a cycle left for the next claim to carry: a lane in a
+// steady drain then costs one call per cycle. Whoever holds them sends them
+// before waiting, on stop, or at the latest with the next claim.
+struct PendingAcks {
+  std::vector<Acknowledgement> acks;
+  std::chrono::steady_clock::time_point claimed_at{};  // when their leases began
+};
+
+enum class AckMode {
+  kSend,   // acknowledge at the end of the cycle (a caller that looks at the rows next)
+  kCarry,  // leave them in PendingAcks, unless half the lease is gone already
+};
+
+// Carries `pending` on its claim; leaves its own acknowledgements there in kCarry mode.
+CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading,
+                      PendingAcks& pending, AckMode mode);
+
+// Sends what is pending with act.ack; the result counts the lost leases.
+DrainResult flush_acks(Store& store, PendingAcks& pending);
 
 }  // namespace act::react

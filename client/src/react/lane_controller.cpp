@@ -3,19 +3,25 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/app_core.hpp"
+
 namespace act::react {
 
-CycleReport LaneController::drain(CycleDeps& deps) {
+CycleReport LaneController::drain(CycleDeps& deps, AckMode mode) {
   const std::lock_guard lock(cycle_);
   const auto lagging = static_cast<std::int32_t>(std::ceil(lane_.streams * lagging_share_));
   const std::int32_t leading = lane_.streams - lagging;
-  CycleReport report =
-      run_cycle(deps, lane_, lagging, leading);
+  CycleReport report = run_cycle(deps, lane_, lagging, leading, pending_, mode);
   const double lag_average = lagging > 0 ? static_cast<double>(report.handled_lagging) / lagging : 0.0;
   const double lead_average = leading > 0 ? static_cast<double>(report.handled_leading) / leading : 0.0;
   lagging_share_ = (lag_average + lead_average) == 0.0 ? 0.5
                                                        : std::clamp(lag_average / (lag_average + lead_average), 0.2, 0.8);
   return report;
+}
+
+DrainResult LaneController::flush(CycleDeps& deps) {
+  const std::lock_guard lock(cycle_);
+  return flush_acks(deps.core.store, pending_);
 }
 
 }  // namespace act::react

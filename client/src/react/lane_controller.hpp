@@ -16,13 +16,16 @@ class LaneController {
   // database stay apart by lane.
   explicit LaneController(Lane lane) : lane_(std::move(lane)) {}
 
-  CycleReport drain(CycleDeps& deps);
+  CycleReport drain(CycleDeps& deps, AckMode mode);
+  // Sends the acknowledgements a carried cycle left (before the lane waits, on stop).
+  DrainResult flush(CycleDeps& deps);
   const Lane& lane() const noexcept { return lane_; }
 
  private:
   const Lane lane_;
   std::mutex cycle_;
   double lagging_share_ = 0.5;  // guarded by cycle_
+  PendingAcks pending_;         // guarded by cycle_
 };
 
 }  // namespace act::react

@@ -1,6 +1,9 @@
 // dispatch_projection: a projection's writes and its acknowledgement in one transaction.
+#include <algorithm>
+
 #include "act/errors.hpp"
 #include "db/transaction.hpp"
+#include "sql_queue.hpp"
 #include "react/dispatch.hpp"
 #include "store/reaction_calls.hpp"
 
@@ -14,17 +17,38 @@ struct Attempt {
   bool lost = false;          // the lease had passed on: everything was rolled back
 };
 
+// Per-event handlers send through the queue: their statements travel
+// pipelined, not one round trip per event, and all of them have landed
+// before the acknowledgement is sent in the same transaction.
 void apply(const detail::ProjectionModel& projection, const std::vector<Committed>& events, std::size_t count,
-           Sql& sql, std::size_t& position) {
+           db::Session& session, SqlQueue& queue, std::size_t& position) {
   if (projection.batch) {
+    Sql sql(session);
     projection.batch(events, sql);
     return;
   }
+  Sql sql(session, queue);
   for (position = 0; position < count; ++position) {
     const Committed& event = events[position];
+    queue.at_event(position);
     const auto handler = projection.handlers.find(event.name);
     if (handler != projection.handlers.end() && handler->second) handler->second(event, sql);
   }
+  queue.finish();
+}
+
+// The event that failed: a statement's failure surfaces after its handler
+// returned, so it belongs to the event that queued it; one queued before a
+// throwing handler may have failed first.
+std::size_t failed_event(const detail::ProjectionModel& projection, SqlQueue& queue, std::size_t position) {
+  if (projection.batch) return 0;
+  if (!queue.failed_at()) {
+    try {
+      queue.finish();
+    } catch (...) {  // the transaction is lost either way: only where matters
+    }
+  }
+  return queue.failed_at() ? std::min(*queue.failed_at(), position) : position;
 }
 
 // Applies the first `count` events and acknowledges `ack_at`, or nothing.
@@ -35,18 +59,18 @@ Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& proje
   attempt.failed_at = count;
   ConnectionPool::Lease connection = pool.acquire();
   db::Transaction transaction(connection.session());
-  Sql sql(connection.session());
+  SqlQueue queue(connection.session());
   std::size_t position = 0;
   try {
-    apply(projection, events, count, sql, position);
+    apply(projection, events, count, connection.session(), queue, position);
   } catch (const NonRetryableError& error) {
-    attempt = Attempt{projection.batch ? 0 : position, error.what(), false, false};
+    attempt = Attempt{failed_event(projection, queue, position), error.what(), false, false};
     return attempt;  // rolled back by the transaction's destructor
   } catch (const std::exception& error) {
-    attempt = Attempt{projection.batch ? 0 : position, error.what(), true, false};
+    attempt = Attempt{failed_event(projection, queue, position), error.what(), true, false};
     return attempt;
   } catch (...) {
-    attempt = Attempt{projection.batch ? 0 : position, "a handler threw a non-exception", true, false};
+    attempt = Attempt{failed_event(projection, queue, position), "a handler threw a non-exception", true, false};
     return attempt;
   }
   Acknowledgement acknowledgement{lease, ack_at, std::nullopt, std::nullopt};

@@ -96,12 +96,30 @@ CorrelateResult Reactor::correlate() {
   return result;
 }
 
-DrainResult Reactor::drain() {
+DrainResult Reactor::drain() { return drain_lanes(AckMode::kSend); }
+
+DrainResult Reactor::drain_lanes(AckMode mode) {
   initialize();
   DrainResult total;
   if (registry_->empty()) return total;
-  for (const auto& slot : lanes_) total += slot->controller.drain(deps_).result;
+  for (const auto& slot : lanes_) total += slot->controller.drain(deps_, mode).result;
   return total;
+}
+
+DrainResult Reactor::flush_lanes() {
+  DrainResult total;
+  for (const auto& slot : lanes_) total += slot->controller.flush(deps_);
+  return total;
+}
+
+void Reactor::flush_quietly(LaneSlot& slot) noexcept {
+  try {
+    slot.controller.flush(deps_);
+  } catch (const std::exception& error) {
+    // Their leases run out and the streams are claimed again.
+    worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+  } catch (...) {
+  }
 }
 
 void Reactor::worker_failed(const ReactionFailure& failure) const noexcept {
@@ -129,14 +147,22 @@ SettleResult Reactor::settle(const SettleOptions& options) {
   SettleResult total;
   if (registry_->empty()) return total;
   std::this_thread::sleep_for(options.debounce);
-  for (int pass = 0; pass < options.max_passes; ++pass) {
-    const CorrelateResult correlated = correlate();
-    const DrainResult drained = drain();
-    ++total.passes;
-    total.subscribed += correlated.subscribed;
-    total.drained += drained;
-    if (correlated.events == 0 && correlated.subscribed == 0 && !drained.progressed()) break;
+  // Each pass's acknowledgements ride on the next pass's claim; the last ones
+  // are sent before settle returns, so the caller sees every row acknowledged.
+  try {
+    for (int pass = 0; pass < options.max_passes; ++pass) {
+      const CorrelateResult correlated = correlate();
+      const DrainResult drained = drain_lanes(AckMode::kCarry);
+      ++total.passes;
+      total.subscribed += correlated.subscribed;
+      total.drained += drained;
+      if (correlated.events == 0 && correlated.subscribed == 0 && !drained.progressed()) break;
+    }
+  } catch (...) {
+    for (const auto& slot : lanes_) flush_quietly(*slot);
+    throw;
   }
+  total.drained += flush_lanes();
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
   return total;
 }
@@ -158,7 +184,7 @@ void Reactor::lane_loop(LaneSlot& slot) {
     while (!stopping_) {
       CycleReport report;
       try {
-        report = slot.controller.drain(deps_);
+        report = slot.controller.drain(deps_, AckMode::kCarry);
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
@@ -171,6 +197,9 @@ void Reactor::lane_loop(LaneSlot& slot) {
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
       if (!report.result.progressed()) break;
     }
+    // Never park (or stop) holding acknowledgements: they would keep their
+    // streams leased until the next cycle, or until the leases run out.
+    flush_quietly(slot);
   }
 }
 
@@ -245,7 +274,7 @@ RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
     progress.blocked = row.blocked;
     progress.error = row.error;
     if (progress.blocked || progress.at >= progress.head) break;
-    const CycleReport report = slot.controller.drain(deps_);
+    const CycleReport report = slot.controller.drain(deps_, AckMode::kSend);
     if (const auto mine = report.handled_by_target.find(target); mine != report.handled_by_target.end()) {
       progress.applied += mine->second;
     } else {

@@ -57,6 +57,9 @@ class Reactor {
   // A worker's failures go to the on_failure listener or, without one, to stderr.
   void worker_failed(const ReactionFailure& failure) const noexcept;
   void log_unheard(const DrainResult& result) const noexcept;
+  DrainResult drain_lanes(AckMode mode);
+  DrainResult flush_lanes();
+  void flush_quietly(LaneSlot& slot) noexcept;
   void lane_loop(LaneSlot& slot);
   void correlate_loop(const WorkerOptions& options);
 

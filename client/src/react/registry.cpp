@@ -111,6 +111,14 @@ std::vector<std::string> Registry::fetch_names(std::string_view target) const {
   return {names.begin(), names.end()};
 }
 
+bool Registry::row_covers_fetch(std::string_view target) const {
+  if (projection_for(target)) return true;
+  const auto fixed = static_names_.find(target);
+  if (fixed == static_names_.end()) return false;
+  return std::all_of(dynamic_names_.begin(), dynamic_names_.end(),
+                     [&](const std::string& name) { return fixed->second.contains(name); });
+}
+
 const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {
   const auto found = projection_targets_.find(target);
   return found == projection_targets_.end() ? nullptr : found->second;

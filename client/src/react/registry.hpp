@@ -35,6 +35,13 @@ class Registry {
   const std::vector<std::string>& dynamic_names() const noexcept { return dynamic_names_; }
   // The event names a target's fetch reads.
   std::vector<std::string> fetch_names(std::string_view target) const;
+  // True when the target's subscription row is sure to select every event
+  // its fetch reads, so the events act.claim_events hands over, narrowed to
+  // fetch_names, are the fetch's: a projection, or a fixed target whose
+  // names hold every dynamic reaction's (its row was made with them, or,
+  // made earlier, with more: Reactor::check_existing). A dynamic target's
+  // row keeps the names it was first made with, which may be fewer.
+  bool row_covers_fetch(std::string_view target) const;
 
   const detail::ProjectionModel* projection_for(std::string_view target) const;
   const std::vector<std::shared_ptr<const detail::ProjectionModel>>& projections() const noexcept {

@@ -43,6 +43,7 @@ Committed committed_from_json(const nlohmann::json& json) {
   event.name = json.at("name").get<std::string>();
   event.data = json.at("data");
   event.meta = json.at("meta");
+  if (const auto pii = json.find("pii"); pii != json.end() && !pii->is_null()) event.pii = *pii;
   event.created = parse_timestamp(json.at("created").get<std::string>());
   return event;
 }

@@ -13,7 +13,7 @@ namespace act::store_rows {
 
 Committed committed_from(const db::Row& row);
 
-// An event object as act.query_stats renders it inside jsonb.
+// An event object as act.query_stats and act.claim_events render it inside jsonb (no hash).
 Committed committed_from_json(const nlohmann::json& event);
 
 Timestamp from_epoch_micros(std::int64_t micros);

@@ -41,6 +41,19 @@ Lease lease_from(const db::Row& row) {
   return lease;
 }
 
+json acks_json(const std::vector<Acknowledgement>& acks) {
+  return array_of(acks, [](const Acknowledgement& entry) {
+    json item = lease_json(entry.lease);
+    item["at"] = entry.at;
+    item.erase("retry");  // a plain ack resets it; only a due entry keeps one
+    if (entry.due) {
+      item["due"] = to_iso8601(*entry.due);
+      if (entry.retry) item["retry"] = *entry.retry;
+    }
+    return item;
+  });
+}
+
 }  // namespace
 
 std::int32_t count(db::Session& session, const db::Statement& statement, const db::Params& params) {
@@ -84,20 +97,32 @@ std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_
   return leases;
 }
 
+std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest& request,
+                                       const std::vector<Acknowledgement>& acks) {
+  std::vector<ClaimedLease> claimed;
+  std::optional<json> carried;
+  if (!acks.empty()) carried = acks_json(acks);
+  db::Params params;
+  params.number(request.lagging)
+      .number(request.leading)
+      .text(std::string_view(request.by))
+      .number(static_cast<std::int64_t>(request.lease.count()))
+      .text(request.lane)
+      .number(request.max_events)
+      .json(carried);
+  session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
+    ClaimedLease entry{lease_from(row), {}};
+    const std::string_view text = row.text(7);
+    for (const json& event : json::parse(text.begin(), text.end())) entry.events.push_back(store_rows::committed_from_json(event));
+    claimed.push_back(std::move(entry));
+  });
+  return claimed;
+}
+
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks) {
   std::vector<Lease> acked;
   if (acks.empty()) return acked;
-  const json array = array_of(acks, [](const Acknowledgement& entry) {
-    json item = lease_json(entry.lease);
-    item["at"] = entry.at;
-    item.erase("retry");  // a plain ack resets it; only a due entry keeps one
-    if (entry.due) {
-      item["due"] = to_iso8601(*entry.due);
-      if (entry.retry) item["retry"] = *entry.retry;
-    }
-    return item;
-  });
-  session.run(store_sql::kAck, db::Params().json(array), [&](const db::Row& row) { acked.push_back(lease_from(row)); });
+  session.run(store_sql::kAck, db::Params().json(acks_json(acks)), [&](const db::Row& row) { acked.push_back(lease_from(row)); });
   return acked;
 }
 

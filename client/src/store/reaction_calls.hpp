@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "act/store.hpp"
 #include "act/subscriptions.hpp"
 #include "db/session.hpp"
 #include "db/statement.hpp"
@@ -16,6 +17,10 @@ SubscribeResult subscribe(db::Session& session, const std::vector<SubscriptionSp
                           std::optional<std::int64_t> checkpoint, const std::optional<CorrelatorLease>& correlator);
 std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_t leading, const std::string& by,
                          std::int32_t millis, const std::optional<std::string>& lane);
+// act.claim_events: `acks` (none: NULL) applied as ack() applies them, then
+// a claim whose rows carry up to max_events events each.
+std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest& request,
+                                       const std::vector<Acknowledgement>& acks);
 // The plain acknowledgements that took effect (those of a lost lease do not; due entries are never returned).
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks);
 std::vector<BlockedLease> block(db::Session& session, const std::vector<BlockedLease>& leases);

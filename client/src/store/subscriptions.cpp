@@ -56,6 +56,11 @@ std::vector<Lease> Store::claim(std::int32_t lagging, std::int32_t leading, cons
                                lane);
 }
 
+std::vector<ClaimedLease> Store::claim_events(const ClaimRequest& request, const std::vector<Acknowledgement>& acks) {
+  ConnectionPool::Lease connection = pool_->acquire();
+  return reaction_calls::claim_events(connection.session(), request, acks);
+}
+
 std::vector<Lease> Store::ack(const std::vector<Acknowledgement>& acks) {
   if (acks.empty()) return {};
   ConnectionPool::Lease connection = pool_->acquire();
