@@ -2,7 +2,6 @@
 -- literal ones with work in lane 'hot': half source-less in lane 'cold' (one
 -- class, so every commit gives them work), half with pattern sources that
 -- match no committed stream (ten classes), as act.subscribe creates them.
-TRUNCATE act.subscription_rows, act.wide_marks, act.wide_classes;
 SELECT count(*) FROM act.subscribe((SELECT coalesce(jsonb_agg(jsonb_build_object('stream', 'cold-' || i, 'lane', 'cold')), '[]')
                                       FROM generate_series(1, :wide / 2) i));
 SELECT count(*) FROM act.subscribe((SELECT coalesce(jsonb_agg(jsonb_build_object('stream', 'pattern-' || i,

@@ -217,6 +217,17 @@ std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view st
   return refs;
 }
 
+// Heads only grow and a cached head is a committed one (head_cache.hpp): a
+// commit expecting a version the stream has already passed can never land,
+// so it fails before it queues on the stream's lock behind the writer that
+// beat it. Concurrent mode only, where the cache is.
+void FailIfAlreadyPassed(Datum stream_datum, std::string_view stream, long long expected) {
+  const std::optional<StreamHead> cached = CachedHead(stream_datum);
+  if (!cached || cached->version <= expected) return;
+  CountNow(Counter::kConflicts, 1);
+  throw core::ConcurrencyError(std::string(stream), expected, cached->version);
+}
+
 // The head to append to, with the stream's lock held unless `checking_only`;
 // a version conflict is counted as it is raised.
 StreamHead CheckedHead(Datum stream_datum, std::string_view stream, std::optional<long long> expected,
@@ -269,6 +280,7 @@ ACT_SQL_FUNCTION(act_commit) {
     // this stream may go on to subscribe (registry exclusive); and never
     // waiting for the registry on a stream lock just taken, so that a
     // transaction that subscribed may go on to commit (locks.hpp).
+    if (expected) pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
     if (!pg::ConcurrentMode()) pg::TakeCommitFence();
     pg::LockStreamAndRegistry(stream_datum);
   }
