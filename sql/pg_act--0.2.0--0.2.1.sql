@@ -6,7 +6,22 @@
 --   (source, names), act.wide_classes: a commit writes one act.wide_marks row
 --   per matching class, and claims read rows with work class by class
 --   instead of folding every wide mark into act.subscription_rows first.
+--   The update folds each row's wide mark into its stored mark.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.1'" to load this file. \quit
+
+-- The registry lock first, in the order commits take it (the view, then
+-- its table): a commit in flight finishes before the update starts instead
+-- of deadlocking with it. Rows and marks moved below must be read on a
+-- fresh snapshot, so READ COMMITTED only.
+DO $$
+BEGIN
+  IF current_setting('transaction_isolation') <> 'read committed' THEN
+    RAISE EXCEPTION 'update pg_act to 0.2.1 under READ COMMITTED, not %', current_setting('transaction_isolation')
+      USING ERRCODE = 'invalid_transaction_state';
+  END IF;
+END $$;
+LOCK TABLE act.subscriptions IN ACCESS EXCLUSIVE MODE;
+LOCK TABLE act.subscription_rows IN ACCESS EXCLUSIVE MODE;
 
 CREATE FUNCTION act._counters() RETURNS TABLE(counter text, value bigint, since timestamptz)
 LANGUAGE c STABLE PARALLEL RESTRICTED
@@ -57,7 +72,7 @@ END $$;
 COMMENT ON FUNCTION act.metrics() IS 'Monitoring figures as (metric, labels, value) rows for a Prometheus exporter';
 
 -- Wide classes: every existing wide row joins the class of its (source, names).
-ALTER TABLE act.subscription_rows ADD COLUMN class int;
+ALTER TABLE act.subscription_rows ADD COLUMN class int, ADD COLUMN class_floor bigint;
 CREATE TABLE act.wide_classes (
   id     int PRIMARY KEY,
   source text,
@@ -72,12 +87,14 @@ UPDATE act.subscription_rows r SET class = c.id FROM act.wide_classes c
  WHERE (r.source IS NULL OR act._is_pattern(r.source))
    AND c.source IS NOT DISTINCT FROM r.source AND c.names IS NOT DISTINCT FROM r.names;
 
--- Marks move from rows to classes: a class's mark is the highest of its
--- rows' (every row of a class saw the same commits since it was created,
--- and one created later was back-filled at least that far), kept under
--- backend 0, which no backend raises.
+-- Each row's wide mark goes into its stored mark (what a claim's fold did),
+-- so every row keeps its work mark exactly; classes start without marks and
+-- commits from now on raise them.
 ALTER TABLE act.wide_marks RENAME TO wide_marks_by_row;
 ALTER INDEX act.wide_marks_pkey RENAME TO wide_marks_by_row_pkey;
+UPDATE act.subscription_rows r SET correlated_at = w.mark
+  FROM (SELECT m.stream, max(m.mark) AS mark FROM act.wide_marks_by_row m GROUP BY m.stream) w
+ WHERE r.stream = w.stream AND (r.correlated_at IS NULL OR r.correlated_at < w.mark);
 CREATE TABLE act.wide_marks (
   class   int NOT NULL,
   backend int NOT NULL,
@@ -85,15 +102,13 @@ CREATE TABLE act.wide_marks (
   PRIMARY KEY (class, backend)
 );
 COMMENT ON TABLE act.wide_marks IS 'pg_act: work marks of wide subscription classes, per committing backend';
-INSERT INTO act.wide_marks (class, backend, mark)
-SELECT r.class, 0, max(w.mark) FROM act.wide_marks_by_row w JOIN act.subscription_rows r ON r.stream = w.stream
- WHERE r.class IS NOT NULL GROUP BY r.class;
 
 CREATE OR REPLACE VIEW act.subscriptions AS
 SELECT r.stream, r.source, r.names, r.at, r.retry, r.blocked, r.error, r.leased_by, r.leased_until, r.priority,
        r.lane, r.deferred_at, greatest(r.correlated_at, w.mark) AS correlated_at
   FROM act.subscription_rows r
-  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class) w ON true;
+  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class
+                      HAVING max(m.mark) > coalesce(r.class_floor, -1)) w ON true;
 
 
 CREATE OR REPLACE FUNCTION act._pending() RETURNS TABLE(stream text, lane text, at bigint, work_mark bigint, blocked boolean,
@@ -107,8 +122,10 @@ BEGIN ATOMIC
     UNION
     SELECT r.* FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k
       JOIN act.subscription_rows r ON r.class = k.class AND NOT r.blocked AND r.at < k.mark
+                                   AND k.mark > coalesce(r.class_floor, -1)
   ), marked AS (
-    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class)) AS mark,
+    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class
+                                            HAVING max(m.mark) > coalesce(c.class_floor, -1))) AS mark,
            c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
       FROM candidates c
   ), waiting AS (
@@ -133,9 +150,9 @@ END;
 ALTER EXTENSION pg_act DROP TABLE act.wide_marks_by_row;
 DROP TABLE act.wide_marks_by_row;
 DROP INDEX act.subscriptions_wide_source_ix;
-CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, at, stream)
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream)
   WHERE class IS NOT NULL AND NOT blocked;
-CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, at, stream)
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream)
   WHERE class IS NOT NULL AND NOT blocked;
 
 GRANT SELECT ON act.wide_classes, act.wide_marks TO act_reader;

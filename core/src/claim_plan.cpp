@@ -27,20 +27,31 @@ std::string OnAlias(std::string order, char alias) {
 
 // One candidate list of the claim: the best `limit` rows in `order` (given
 // for alias x) among rows with a stored work mark above their watermark
-// (the work-set indexes) and wide rows below their class's mark (class by
-// class, through subscriptions_class_*_ix). A wide row whose stored mark is
-// also above its watermark is in the first part only.
-std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& order,
-                       const std::string& limit, const std::string& extra) {
+// (the work-set indexes) and wide rows below their class's mark. A class is
+// read priority level by priority level (a loose scan of
+// subscriptions_class_*_ix for the distinct levels), each level's rows below
+// the mark one index range, so rows of the class that have no work are not
+// read. A wide row whose stored mark is also above its watermark is in the
+// first part only.
+std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& lane,
+                       const std::string& order, const std::string& limit, const std::string& extra) {
   const std::string ordered = OnAlias(order, 's');
+  const std::string in_class = "s.class = k.class AND NOT s.blocked" + lane;
   return "SELECT x.stream FROM ("
          "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work + extra +
          "   ORDER BY " + ordered + " LIMIT " + limit + ")"
          "  UNION ALL"
          "  (SELECT w.stream, w.priority, w.at FROM marks k CROSS JOIN LATERAL ("
-         "     SELECT s.stream, s.priority, s.at FROM act.subscription_rows s"
-         "     WHERE s.class = k.class AND " + wide_work + extra +
-         "     ORDER BY " + ordered + " LIMIT " + limit + ") w)"
+         "     WITH RECURSIVE levels(priority) AS ("
+         "       SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
+         "       UNION ALL"
+         "       SELECT (SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
+         "               AND s.priority < l.priority)"
+         "       FROM levels l WHERE l.priority IS NOT NULL"
+         "     ) SELECT v.stream, v.priority, v.at FROM levels l CROSS JOIN LATERAL ("
+         "       SELECT s.stream, s.priority, s.at FROM act.subscription_rows s"
+         "       WHERE " + in_class + " AND s.priority = l.priority AND " + wide_work + extra +
+         "       ORDER BY " + ordered + " LIMIT " + limit + ") v) w)"
          ") x ORDER BY " + order + " LIMIT " + limit;
 }
 
@@ -56,11 +67,12 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   // The stored work predicate matches the partial indexes' predicate word for word.
   const std::string stored_work = "NOT s.blocked AND s.at < s.correlated_at" + common;
   const std::string wide_work =
-      "NOT s.blocked AND s.at < k.mark AND (s.correlated_at IS NULL OR s.at >= s.correlated_at)" + common;
+      "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
+      free + " AND ($7::bigint IS NULL OR s.at < $7)";
   const std::string not_prio = " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))";
   // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
   auto candidates = [&](const std::string& order, const std::string& limit, const std::string& extra) {
-    if (by_class) return Candidates(stored_work, wide_work, order, limit, extra);
+    if (by_class) return Candidates(stored_work, wide_work, lane, order, limit, extra);
     return "SELECT s.stream FROM act.subscription_rows s WHERE " + stored_work + extra + " ORDER BY " +
            OnAlias(order, 's') + " LIMIT " + limit;
   };

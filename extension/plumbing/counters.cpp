@@ -42,8 +42,14 @@ using Counts = std::array<uint64, kCounterCount>;
 
 SharedCounters* g_shared = nullptr;
 DatabaseCounters* g_mine = nullptr;  // this backend's database's slot, once found
-Counts g_pending{};                   // this transaction's counts so far
-std::vector<Counts> g_saved;          // g_pending at the start of each open subtransaction
+Counts g_pending{};  // this transaction's counts so far
+struct Saved {
+  int level;  // the subtransaction's nesting level
+  Counts pending;
+};
+// g_pending at the start of each open subtransaction that began with counts
+// pending; one that began with none rolls back to none.
+std::vector<Saved> g_saved;
 bool g_any_pending = false;
 
 Size SharedSize() { return sizeof(SharedCounters); }
@@ -73,6 +79,7 @@ DatabaseCounters* ClaimSlot() {
     else if (!any_free && recyclable == InvalidOid && !DatabaseExists(slot.database)) recyclable = slot.database;
   }
   DatabaseCounters* claimed = nullptr;
+  const TimestampTz now = GetCurrentTimestamp();
   SpinLockAcquire(&g_shared->mutex);
   for (DatabaseCounters& slot : g_shared->slots) {
     if (slot.database == MyDatabaseId) {
@@ -83,7 +90,7 @@ DatabaseCounters* ClaimSlot() {
   }
   if (claimed != nullptr && claimed->database != MyDatabaseId) {
     for (pg_atomic_uint64& value : claimed->values) pg_atomic_write_u64(&value, 0);
-    pg_atomic_write_u64(&claimed->since, static_cast<uint64>(GetCurrentTimestamp()));
+    pg_atomic_write_u64(&claimed->since, static_cast<uint64>(now));
     pg_write_barrier();  // a reader that sees the database sees its zeroed counts
     claimed->database = MyDatabaseId;
   }
@@ -122,17 +129,25 @@ void OnTransactionEvent(XactEvent event, void*) {
 
 void OnSubtransactionEvent(SubXactEvent event, SubTransactionId, SubTransactionId, void*) {
   // Callbacks run in Postgres frames: nothing may throw out of here.
-  try {
-    if (event == SUBXACT_EVENT_START_SUB) {
-      g_saved.push_back(g_pending);
-    } else if (event == SUBXACT_EVENT_ABORT_SUB && !g_saved.empty()) {
-      g_pending = g_saved.back();  // what the aborted subtransaction did never happened
-      g_saved.pop_back();
-    } else if (event == SUBXACT_EVENT_COMMIT_SUB && !g_saved.empty()) {
-      g_saved.pop_back();
+  const int level = GetCurrentTransactionNestLevel();
+  const bool saved_here = !g_saved.empty() && g_saved.back().level == level;
+  if (event == SUBXACT_EVENT_START_SUB && g_any_pending) {
+    try {
+      g_saved.push_back(Saved{level, g_pending});
+    } catch (...) {
+      Discard();  // out of memory: undercount rather than fail
     }
-  } catch (...) {
-    Discard();  // out of memory: undercount rather than fail
+  } else if (event == SUBXACT_EVENT_ABORT_SUB) {
+    // What the aborted subtransaction did never happened.
+    if (saved_here) {
+      g_pending = g_saved.back().pending;
+      g_saved.pop_back();
+    } else {
+      g_pending.fill(0);
+      g_any_pending = false;
+    }
+  } else if (event == SUBXACT_EVENT_COMMIT_SUB && saved_here) {
+    g_saved.pop_back();
   }
 }
 

@@ -1,6 +1,8 @@
 // act.claim(from_lagging, from_leading, by, millis, lane): lease streams with
-// work to one worker (docs/reference.md, act.claim). Reads only the work-set indexes and
-// locks only the chosen candidates, skipping rows other claimers hold.
+// work to one worker (docs/reference.md, act.claim). Reads only the work-set
+// indexes and, for wide rows, each class's rows below its mark
+// (docs/work-marks.md); locks only the chosen candidates, skipping rows
+// other claimers hold.
 #include "claim.hpp"
 
 #include <string>

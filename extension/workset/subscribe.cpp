@@ -57,7 +57,7 @@ SavedPlan g_insert_plan(
     "SELECT i.stream, i.source, i.names, i.priority, i.lane, i.mark, "
     "       CASE WHEN i.wide THEN coalesce("
     "         (SELECT n.id FROM created n WHERE n.source IS NOT DISTINCT FROM i.source AND n.names IS NOT DISTINCT FROM i.names), "
-    "         (SELECT c.id FROM act.wide_classes c "
+    "         (SELECT min(c.id) FROM act.wide_classes c "
     "           WHERE c.source IS NOT DISTINCT FROM i.source AND c.names IS NOT DISTINCT FROM i.names)) END "
     "FROM input i "
     "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
@@ -92,6 +92,17 @@ SavedPlan g_backfill_mark_plan(
     "UPDATE act.subscription_rows s SET correlated_at = $2 "
     "WHERE s.stream = $1 AND (s.correlated_at IS NULL OR s.correlated_at < $2)",
     2, kMarkArgTypes);
+
+// A row that joins an existing class whose mark is above what its back-fill
+// found (the class marked events since deleted by act.truncate) takes that
+// mark as its floor: only marks above it are the row's work. With the
+// registry lock held exclusively no commit moves a class's mark meanwhile.
+const Oid kFloorArgTypes[] = {TEXTARRAYOID};
+SavedPlan g_class_floor_plan(
+    "UPDATE act.subscription_rows r SET class_floor = k.mark "
+    "FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k "
+    "WHERE r.stream = ANY ($1) AND r.class = k.class AND k.mark > coalesce(r.correlated_at, -1)",
+    1, kFloorArgTypes);
 
 // Merge rules: priority only rises, lane last-writer-wins, the mark never
 // regresses; rows where nothing changes are not rewritten.
@@ -200,7 +211,8 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
   Datum args[6] = {MakeArray(streams, nullptr, TEXTOID),         MakeArray(sources, source_nulls.get(), TEXTOID),
                    MakeArray(names, names_nulls.get(), JSONBOID), MakeArray(priorities, nullptr, INT4OID),
                    MakeArray(lanes, nullptr, TEXTOID),           MakeArray(marks, mark_nulls.get(), INT8OID)};
-  SavedPlan& insert = MarksByClass() ? g_insert_plan : g_insert_without_class_plan;
+  const bool by_class = MarksByClass();
+  SavedPlan& insert = by_class ? g_insert_plan : g_insert_without_class_plan;
   ExecuteOnLatest(insert.Get(), args, nullptr, false, 0, SPI_OK_INSERT_RETURNING);
 
   struct NewRow {
@@ -228,6 +240,12 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
     if (RowCount() == 0) continue;
     Datum mark_args[2] = {MakeText(row.stream), Int64GetDatum(*RowInt64(0, 1))};
     ExecuteOnLatest(g_backfill_mark_plan.Get(), mark_args, nullptr, false, 0, SPI_OK_UPDATE);
+  }
+  if (by_class && !inserted.empty()) {
+    std::vector<Datum> inserted_streams;
+    for (const NewRow& row : inserted) inserted_streams.push_back(MakeText(row.stream));
+    Datum floor_args[1] = {MakeArray(inserted_streams, nullptr, TEXTOID)};
+    ExecuteOnLatest(g_class_floor_plan.Get(), floor_args, nullptr, false, 0, SPI_OK_UPDATE);
   }
   return static_cast<int>(inserted.size());
 }

@@ -46,7 +46,8 @@ CREATE TABLE act.subscription_rows (
   lane          text NOT NULL DEFAULT 'default',
   deferred_at   timestamptz,
   correlated_at bigint,
-  class         int  -- act.wide_classes: set for a source-less or pattern row, NULL for a literal source
+  class         int,    -- act.wide_classes: set for a source-less or pattern row, NULL for a literal source
+  class_floor   bigint  -- the class's mark when the row joined it, where above the row's back-fill (see below)
 ) WITH (fillfactor = 70);  -- room for HOT updates: claims and acks rewrite rows all day
 COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
@@ -70,9 +71,11 @@ AS 'MODULE_PATHNAME', 'act_is_pattern';
 CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
 -- Claims find the wide rows with work class by class: rows whose watermark
 -- is below their class's mark (docs/work-marks.md).
-CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, at, stream)
+-- Within a class, rows are read priority level by priority level, each
+-- level's rows below the mark as one index range.
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream)
   WHERE class IS NOT NULL AND NOT blocked;
-CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, at, stream)
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream)
   WHERE class IS NOT NULL AND NOT blocked;
 -- act.query_streams pages in C collation whatever the database's collation.
 CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
@@ -83,7 +86,7 @@ CREATE INDEX subscriptions_at_ix ON act.subscription_rows (at);
 -- have the same work: one class each. A commit matches classes, not
 -- subscriptions, so it costs the same with 10 or 10,000 wide subscriptions.
 -- Ids are taken under the registry lock (no sequence to dump); names are
--- sorted, as act.subscribe stores them.
+-- compared as stored, so ["a","b"] and ["b","a"] are two classes.
 CREATE TABLE act.wide_classes (
   id     int PRIMARY KEY,
   source text,
@@ -94,7 +97,10 @@ COMMENT ON TABLE act.wide_classes IS 'pg_act: the distinct (source, names) of so
 -- Work marks of wide classes, one row per class and committing backend: a
 -- commit raises only its backend's row, so commits to different streams
 -- never wait on a shared row. A wide row has work while its watermark is
--- below the greater of its stored mark and its class's highest mark.
+-- below the greater of its stored mark and its class's highest mark, that
+-- mark counting only above the row's class_floor: a mark the class reached
+-- on events deleted (act.truncate) before the row joined is not the row's
+-- work, and no fetch could reach it.
 CREATE TABLE act.wide_marks (
   class   int NOT NULL,
   backend int NOT NULL,
@@ -107,7 +113,8 @@ CREATE VIEW act.subscriptions AS
 SELECT r.stream, r.source, r.names, r.at, r.retry, r.blocked, r.error, r.leased_by, r.leased_until, r.priority,
        r.lane, r.deferred_at, greatest(r.correlated_at, w.mark) AS correlated_at
   FROM act.subscription_rows r
-  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class) w ON true;
+  LEFT JOIN LATERAL (SELECT max(m.mark) AS mark FROM act.wide_marks m WHERE m.class = r.class
+                      HAVING max(m.mark) > coalesce(r.class_floor, -1)) w ON true;
 COMMENT ON VIEW act.subscriptions IS 'pg_act: one row per reaction target stream: watermark, lease, work mark';
 
 CREATE TABLE act.correlators (

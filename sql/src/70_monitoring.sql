@@ -26,8 +26,10 @@ BEGIN ATOMIC
     UNION
     SELECT r.* FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k
       JOIN act.subscription_rows r ON r.class = k.class AND NOT r.blocked AND r.at < k.mark
+                                   AND k.mark > coalesce(r.class_floor, -1)
   ), marked AS (
-    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class)) AS mark,
+    SELECT c.*, greatest(c.correlated_at, (SELECT max(m.mark) FROM act.wide_marks m WHERE m.class = c.class
+                                            HAVING max(m.mark) > coalesce(c.class_floor, -1))) AS mark,
            c.source IS NOT NULL AND NOT act._is_pattern(c.source) AS literal
       FROM candidates c
   ), waiting AS (

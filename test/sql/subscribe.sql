@@ -1,6 +1,6 @@
 -- act.subscribe: merge rules, static marking at commit, back-fill, checkpoint, correlator lease, bad input.
 BEGIN;
-SELECT plan(56);
+SELECT plan(62);
 
 SELECT has_function('act', 'subscribe', ARRAY['jsonb', 'bigint', 'jsonb'], 'act.subscribe signature');
 
@@ -157,6 +157,34 @@ SELECT is((SELECT count(*) FROM act.ack(jsonb_build_array(jsonb_build_object('st
   1::bigint, 'the wide row is acknowledged past its class''s mark');
 SELECT is((SELECT count(*) FROM act.claim(1000, 0, 'w-wide-2', 1, 'default') WHERE stream = 'wide-c'), 0::bigint,
   'an acked wide row has no work until its class''s mark rises again');
+
+-- A row joining a class whose mark came from events deleted since
+-- (act.truncate) does not take that mark as work: no fetch could reach it,
+-- and the row would be claimed for ever.
+SELECT count(*) FROM act.subscribe('[{"stream": "gone-1", "source": "^gone-", "names": ["X"]}]');
+CREATE TEMP TABLE gone_ids AS SELECT id FROM act.commit('gone-a', '[{"name": "X"}]');
+SELECT count(*) FROM act.truncate('[{"stream": "gone-a", "snapshot": {}}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "gone-2", "source": "^gone-", "names": ["X"]}]');
+SELECT is(pg_temp.class_of('gone-2'), pg_temp.class_of('gone-1'), 'the late row joins the class');
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'gone-2'), NULL,
+  'its work mark leaves out what the class marked on deleted events');
+SELECT is((SELECT count(*) FROM act.claim(1000, 0, 'w-gone', 60000) WHERE stream = 'gone-2'), 0::bigint,
+  'so it is not claimed for nothing');
+SELECT count(*) FROM act.commit('gone-b', '[{"name": "X"}]');
+SELECT is((SELECT count(*) FROM act.claim(1000, 0, 'w-gone-2', 60000) WHERE stream = 'gone-2'), 1::bigint,
+  'a new event of its class is its work');
+
+-- Within a class, priority comes first: the prioritized row of a class is
+-- claimed before older rows of the same class.
+SELECT count(*) FROM act.subscribe('[{"stream": "prio-1", "source": "^prio-", "lane": "prio"},
+                                     {"stream": "prio-2", "source": "^prio-", "lane": "prio"},
+                                     {"stream": "prio-3", "source": "^prio-", "lane": "prio"}]');
+SELECT count(*) FROM act.commit('prio-src', '[{"name": "A"}]');
+SELECT act.prioritize('{"stream": "prio-3"}', 5);
+SELECT is((SELECT array_agg(stream) FROM act.claim(1, 0, 'w-prio', 60000, 'prio')), ARRAY['prio-3'],
+  'the highest priority of the class first');
+SELECT is((SELECT array_agg(stream ORDER BY stream) FROM act.claim(2, 0, 'w-prio', 60000, 'prio')), ARRAY['prio-1', 'prio-2'],
+  'then the rest by watermark');
 
 SELECT * FROM finish();
 ROLLBACK;
