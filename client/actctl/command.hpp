@@ -13,8 +13,8 @@ namespace actctl {
 
 // Exit codes, the same for every command.
 inline constexpr int kOk = 0;        // the command did its job; a check held
-inline constexpr int kFailed = 1;    // a check did not hold (one line on stderr says which)
-inline constexpr int kUnusable = 2;  // arguments that cannot be used (one line on stderr says why)
+inline constexpr int kFailed = 1;    // a check did not hold, or a database error (one line on stderr says which)
+inline constexpr int kUnusable = 2;  // arguments that cannot be used, or no connection (one line on stderr says why)
 
 // Thrown by a command for arguments CLI11 cannot judge alone (bad hex, an
 // index beyond the size...): main prints the message and exits kUnusable.
