@@ -39,5 +39,6 @@ void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.c
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
 void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metrics.cpp
 void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, prioritize, defer
+void AddTail(CLI::App& app, const Database& db, Chosen& chosen);        // tail.cpp
 
 }  // namespace actctl

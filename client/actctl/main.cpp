@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   actctl::AddBlocked(app, db, chosen);
   actctl::AddMetrics(app, db, chosen);
   actctl::AddOperators(app, db, chosen);
+  actctl::AddTail(app, db, chosen);
 
   try {
     app.parse(argc, argv);
