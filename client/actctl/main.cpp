@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   actctl::AddMetrics(app, db, chosen);
   actctl::AddOperators(app, db, chosen);
   actctl::AddTail(app, db, chosen);
+  actctl::AddVerify(app, db, chosen);
 
   try {
     app.parse(argc, argv);
