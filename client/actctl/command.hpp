@@ -13,8 +13,10 @@ namespace actctl {
 
 // Exit codes, the same for every command.
 inline constexpr int kOk = 0;        // the command did its job; a check held
-inline constexpr int kFailed = 1;    // a check did not hold (one line on stderr says which)
-inline constexpr int kUnusable = 2;  // arguments that cannot be used (one line on stderr says why)
+inline constexpr int kFailed = 1;    // a check did not hold, or a database error (one line on stderr says which)
+inline constexpr int kUnusable = 2;  // arguments that cannot be used, or no connection (one line on stderr says why)
+inline constexpr int kBroken = 3;    // verify: a stream's hash chain does not verify (stdout names it); apart
+                                     // from kFailed so that a script can tell a tampered log from an outage
 
 // Thrown by a command for arguments CLI11 cannot judge alone (bad hex, an
 // index beyond the size...): main prints the message and exits kUnusable.
@@ -39,5 +41,7 @@ void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.c
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
 void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metrics.cpp
 void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, prioritize, defer
+void AddTail(CLI::App& app, const Database& db, Chosen& chosen);        // tail.cpp
+void AddVerify(CLI::App& app, const Database& db, Chosen& chosen);      // verify.cpp
 
 }  // namespace actctl

@@ -24,6 +24,20 @@ std::unique_ptr<pqxx::connection> Connect(const Database& db) {
   }
 }
 
+void RethrowClassified(const pqxx::connection_base& connection) {
+  try {
+    throw;
+  } catch (const pqxx::broken_connection& e) {
+    throw ConnectionLost("connection lost: " + OneLine(e.what()));
+  } catch (const pqxx::sql_error& e) {
+    // A terminated backend reports its FATAL error as a result, and libpq
+    // marks the connection bad as it reads the end of the stream.
+    if (!connection.is_open()) throw ConnectionLost("connection lost: " + OneLine(e.what()));
+    if (e.sqlstate().rfind("22", 0) == 0) throw UsageError(OneLine(e.what()));
+    throw;
+  }
+}
+
 std::string Text(const pqxx::field& field) { return field.is_null() ? "-" : field.c_str(); }
 
 void PrintTable(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {

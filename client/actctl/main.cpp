@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <pqxx/except>
 
 #include "command.hpp"
 #include "database.hpp"
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
   actctl::AddBlocked(app, db, chosen);
   actctl::AddMetrics(app, db, chosen);
   actctl::AddOperators(app, db, chosen);
+  actctl::AddTail(app, db, chosen);
+  actctl::AddVerify(app, db, chosen);
 
   try {
     app.parse(argc, argv);
@@ -49,6 +52,12 @@ int main(int argc, char** argv) {
     return chosen.run ? chosen.run() : actctl::kUnusable;
   } catch (const actctl::UsageError& e) {
     fmt::print(stderr, "actctl: {}\n", e.what());
+    return actctl::kUnusable;
+  } catch (const actctl::ConnectionLost& e) {
+    fmt::print(stderr, "actctl: {}\n", e.what());
+    return actctl::kUnusable;
+  } catch (const pqxx::broken_connection& e) {  // a command that does not classify its errors
+    fmt::print(stderr, "actctl: connection lost: {}\n", actctl::OneLine(e.what()));
     return actctl::kUnusable;
   } catch (const std::exception& e) {
     fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));  // libpq's messages end in a newline

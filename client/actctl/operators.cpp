@@ -74,13 +74,6 @@ bool Changes(Operator op, const pqxx::row& row, int priority) {
   return true;
 }
 
-// A refusal of the selector or of an argument by the server (22xxx, 2201B
-// included) is unusable arguments, not a database failure.
-[[noreturn]] void Rethrow(const pqxx::sql_error& e) {
-  if (e.sqlstate().rfind("22", 0) == 0) throw UsageError(OneLine(e.what()));
-  throw;
-}
-
 int Apply(const Database& db, Operator op, const OperatorArgs& args) {
   const nlohmann::json selector = Selector(args);
   int priority = 0;
@@ -137,8 +130,8 @@ int Apply(const Database& db, Operator op, const OperatorArgs& args) {
     }
     txn.commit();
     fmt::print("{} subscriptions changed\n", row[0].as<long long>());
-  } catch (const pqxx::sql_error& e) {
-    Rethrow(e);
+  } catch (const pqxx::failure&) {
+    RethrowClassified(*connection);  // a refused selector or argument is exit 2, not a database failure
   }
   return kOk;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2015  # "X && pass || fail": pass always succeeds
 # actctl's database commands (status, lag, blocked, metrics, unblock, reset,
-# prioritize, defer) against the cluster the PG* environment points at, in a
-# database of their own: outputs, --json, exit codes, dry runs that change
-# nothing and --yes that changes what it says. Details go to stderr; the last
-# line on stdout is "PASSED FAILED".
+# prioritize, defer, tail, verify) against the cluster the PG* environment
+# points at, in a database of their own: outputs, --json, exit codes, dry runs
+# that change nothing and --yes that changes what it says, tail --follow woken
+# by a commit and stopped by a signal, verify finding a tampered chain.
+# Details go to stderr; the last line on stdout is "PASSED FAILED".
 #   test/actctl/run-ops.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
 work=$1
@@ -26,7 +27,15 @@ if ! createdb "$db" || ! psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSI
   echo "0 1"
   exit 0
 fi
-trap 'dropdb --if-exists "$db" >/dev/null 2>&1' EXIT
+reader=${db}_reader  # a role without act_pii_reader, for tail --pii
+background=""        # tail --follow processes still running
+cleanup() {
+  local pid
+  for pid in $background; do kill -KILL "$pid" 2>/dev/null; done
+  dropdb --if-exists "$db" >/dev/null 2>&1
+  psql -qX -d postgres -c "DROP ROLE IF EXISTS $reader" >/dev/null 2>&1
+}
+trap cleanup EXIT
 export PGDATABASE=$db
 
 sql() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
@@ -45,11 +54,12 @@ failed=0
 fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
 pass() { passed=$((passed + 1)); }
 
-# check WANT_CODE DESCRIPTION ARGS...: actctl exits WANT_CODE; output in $out/$err.
+# check WANT_CODE DESCRIPTION ARGS...: actctl exits WANT_CODE; output in
+# $out/$err. A command that should end and does not fails (exit 124).
 check() {
   local want=$1 what=$2
   shift 2
-  "$actctl" "$@" >"$out" 2>"$err"
+  timeout -k 5 60 "$actctl" "$@" >"$out" 2>"$err"
   local code=$?
   if [ "$code" -ne "$want" ]; then
     fail "$what: exit $code, wanted $want (actctl $*)"
@@ -66,8 +76,8 @@ has() {
 hasnt() {
   if grep -Eq -- "$3" "$2"; then fail "$1: a line matches '$3'"; sed 's/^/  | /' "$2" >&2; else pass; fi
 }
-json() {  # json DESCRIPTION JQ_EXPRESSION: $out parses and the expression is true
-  if jq -e "$2" "$out" >/dev/null 2>&1; then pass; else fail "$1: jq '$2' does not hold"; sed 's/^/  | /' "$out" >&2; fi
+json() {  # json DESCRIPTION JQ_EXPRESSION [JQ_OPTION]: $out parses and the expression is true
+  if jq -e ${3:+"$3"} "$2" "$out" >/dev/null 2>&1; then pass; else fail "$1: jq '$2' does not hold"; sed 's/^/  | /' "$out" >&2; fi
 }
 
 # status
@@ -151,13 +161,182 @@ if createdb "${db}_plain"; then
   check 1 "database error" status --dsn "dbname=${db}_plain" && {
     has "database error" "$err" '^actctl: .*schema "act" does not exist'
     [ "$(wc -l <"$err")" -eq 1 ] && pass || fail "database error: not one line on stderr"; }
+  check 1 "tail, database error" tail --dsn "dbname=${db}_plain"
+  check 1 "verify, database error" verify --dsn "dbname=${db}_plain"
   dropdb "${db}_plain"
 else
   fail "cannot create database ${db}_plain"
 fi
 
+# tail: twelve events of bulk, then the carts; cart-10 matches the pattern
+# cart-1 but is not the stream cart-1.
+sql "SELECT count(*) FROM act.commit('bulk', (SELECT jsonb_agg(jsonb_build_object('name', 'Tick', 'data',
+     jsonb_build_object('n', i))) FROM generate_series(1, 12) i))" >/dev/null
+sql "SELECT count(*) FROM act.commit('cart-1', '[{\"name\":\"Added\",\"data\":{\"price\":12.50}},{\"name\":\"Removed\"}]')" >/dev/null
+sql "SELECT count(*) FROM act.commit('cart-10', '[{\"name\":\"Added\",\"pii\":{\"email\":\"ann@example.org\"}}]')" >/dev/null
+sql "SELECT count(*) FROM act.commit('cart-2', '[{\"name\":\"Added\"}]')" >/dev/null
+# ids WHERE: the ids tail should print, from the table itself, in order.
+ids() { sql "SELECT coalesce(string_agg(id::text, ' ' ORDER BY id), '') FROM act.events WHERE name <> '__snapshot__' AND ($1)"; }
+printed() { awk '{print $1}' "$out" | paste -sd' '; }
+printed_json() { jq -r '.id' "$out" 2>/dev/null | paste -sd' '; }
+# same DESCRIPTION GOT WANT
+same() { if [ "$2" = "$3" ]; then pass; else fail "$1: printed ids '$2', wanted '$3'"; sed 's/^/  | /' "$out" >&2; fi; }
+first_cart=$(sql "SELECT min(id) FROM act.events WHERE stream = 'cart-1'")
+all=$(ids true)
+check 0 "tail" tail && same "tail: the last 10" "$(printed)" "$(echo "$all" | tr ' ' '\n' | tail -n 10 | paste -sd' ')"
+has "tail line" "$out" '^[0-9]+  cart-1  0  Added  [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+[+-][0-9:]+  \{"price":12\.50\}$'
+hasnt "tail: no colours off a terminal" "$out" $'\e'
+check 0 "tail --limit 3" tail --limit 3 && same "tail --limit 3" "$(printed)" "$(echo "$all" | tr ' ' '\n' | tail -n 3 | paste -sd' ')"
+check 0 "tail --limit 0" tail --limit 0 && { [ -s "$out" ] && fail "tail --limit 0 printed events" || pass; }
+check 0 "tail --stream exact" tail --stream cart-1 && same "tail --stream cart-1" "$(printed)" "$(ids "stream = 'cart-1'")"
+check 0 "tail --stream --regex" tail --stream cart-1 --regex &&
+  same "tail --stream cart-1 --regex" "$(printed)" "$(ids "stream IN ('cart-1', 'cart-10')")"
+check 0 "tail --stream no such" tail --stream cart- && { [ -s "$out" ] && fail "tail --stream cart- printed events" || pass; }
+check 0 "tail --after" tail --after "$first_cart" && same "tail --after" "$(printed)" "$(ids "id > $first_cart")"
+check 0 "tail --after --limit" tail --after 2 --limit 3 && same "tail --after 2 --limit 3" "$(printed)" \
+  "$(sql "SELECT string_agg(id::text, ' ' ORDER BY id) FROM (SELECT id FROM act.events WHERE id > 2 ORDER BY id LIMIT 3) q")"
+check 0 "tail --names" tail --names Removed,Added --stream 'cart-.*' --regex &&
+  same "tail --names" "$(printed)" "$(ids "stream LIKE 'cart-%' AND name IN ('Added', 'Removed')")"
+check 0 "tail --json" tail --json --limit 20 && {
+  json "tail --json: objects with the stable fields" \
+    'length > 10 and all(.[]; keys == ["created", "data", "id", "meta", "name", "stream", "version"])' --slurp
+  same "tail --json" "$(printed_json)" "$all"
+  has "tail --json: numbers as stored" "$out" '"data":\{"price":12\.50\}'; }
+[ "$(wc -l <"$out")" -eq "$(echo "$all" | wc -w)" ] && pass || fail "tail --json: not one line per event"
+hasnt "tail: no pii without --pii" "$out" 'ann@example'
+check 0 "tail --pii" tail --pii --stream cart-10 --json && json "tail --pii" '.pii.email == "ann@example.org"'
+if sql "CREATE ROLE $reader LOGIN IN ROLE act_reader" >/dev/null; then
+  check 0 "tail --pii, a role without act_pii_reader" --dsn "dbname=$db user=$reader" tail --pii --stream cart-10 --json &&
+    { json "tail --pii without the role" '.pii == null and .name == "Added"'; hasnt "tail --pii without the role" "$out" 'ann@'; }
+else
+  fail "cannot create role $reader"
+fi
+if script -qec "true" /dev/null >/dev/null 2>&1; then
+  timeout -k 5 60 script -qec "$actctl tail --stream cart-1" /dev/null >"$out" 2>&1
+  has "tail on a terminal: colours" "$out" $'\e\\['
+  NO_COLOR=1 timeout -k 5 60 script -qec "$actctl tail --stream cart-1" /dev/null >"$out" 2>&1
+  has "tail on a terminal, NO_COLOR" "$out" 'cart-1  1  Removed'; hasnt "tail on a terminal, NO_COLOR" "$out" $'\e'
+else
+  fail "no script(1) to run actctl on a terminal"
+fi
+
+# Bad selectors: one line on stderr, exit 2.
+one_line() { [ "$(wc -l <"$err")" -eq 1 ] && pass || { fail "$1: not one line on stderr"; sed 's/^/  | /' "$err" >&2; }; }
+check 2 "tail bad regex" tail --stream '(' --regex && { has "tail bad regex" "$err" '^actctl: --stream: invalid regular expression'
+  one_line "tail bad regex"; }
+check 2 "tail --limit -1" tail --limit -1 && { has "tail --limit -1" "$err" '^actctl: --limit'; one_line "tail --limit -1"; }
+check 2 "tail --regex alone" tail --regex && one_line "tail --regex alone"
+check 2 "tail --after x" tail --after x && one_line "tail --after x"
+check 2 "tail --names ''" tail --names '' && one_line "tail --names ''"
+check 2 "tail --after --limit --follow" tail --after 1 --limit 1 --follow && one_line "tail --after --limit --follow"
+
+# follow_start NAME ARGS...: tail --follow in the background (application
+# name NAME, output in $work/NAME.out/.err), back once it waits in act.wait.
+follow_start() {
+  local name=$1
+  shift
+  PGAPPNAME=$name timeout -k 5 60 "$actctl" tail --follow "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  follow_pid=$!
+  background="$background $follow_pid"
+  for _ in $(seq 100); do
+    [ "$(sql "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$name' AND state = 'active'
+              AND query LIKE '%act.wait%'")" = 1 ] && return 0
+    sleep 0.1
+  done
+  fail "$name: tail --follow never waited in act.wait"
+  return 1
+}
+# follow_stop SIGNAL WANT_CODE: signals the follower, which exits WANT_CODE.
+follow_stop() {
+  kill -"$1" "$follow_pid"
+  wait "$follow_pid"
+  local code=$?
+  [ "$code" -eq "$2" ] && pass || { fail "tail --follow after SIG$1: exit $code, wanted $2"; sed 's/^/  err: /' "$work/$name.err" >&2; }
+}
+# arrived FILE STREAM: a line naming STREAM appears in FILE within 10 seconds.
+arrived() {
+  for _ in $(seq 100); do grep -q "\"stream\":\"$2\"" "$1" && return 0; sleep 0.1; done
+  return 1
+}
+name=follow_int
+if follow_start $name --stream 'cart-.*' --regex --limit 1 --json; then
+  before=$(sql "SELECT max(id) FROM act.events WHERE stream LIKE 'cart-%'")
+  sql "SELECT count(*) FROM act.commit('elsewhere', '[{\"name\":\"Added\"}]')" >/dev/null
+  new=$(sql "SELECT id FROM act.commit('cart-3', '[{\"name\":\"Added\"}]')")
+  arrived "$work/$name.out" cart-3 && pass || fail "tail --follow: the commit to cart-3 did not arrive"
+  follow_stop INT 0
+  out=$work/$name.out
+  same "tail --follow: the last one, then the new one" "$(printed_json)" "$before $new"
+  [ -s "$work/$name.err" ] && fail "tail --follow wrote to stderr: $(cat "$work/$name.err")" || pass
+fi
+name=follow_term
+follow_start $name && follow_stop TERM 0
+name=follow_lost
+if follow_start $name; then
+  sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '$name'" >/dev/null
+  wait "$follow_pid"
+  code=$?
+  [ "$code" -eq 2 ] && pass || fail "tail --follow, connection lost: exit $code, wanted 2"
+  has "tail --follow, connection lost" "$work/$name.err" '^actctl: connection lost'
+fi
+# Concurrent mode: a commit in flight holds the horizon back, and a later
+# commit that is already visible is not printed, even for its exact stream
+# (act.query caps that case only because tail asks it to).
+if [ "$(sql 'SELECT act.mode()')" = concurrent ]; then
+  psql -qX -d "$db" >/dev/null 2>&1 <<'SQL' &
+BEGIN;
+SELECT count(*) FROM act.commit('held', '[{"name": "Added"}]');
+SELECT pg_sleep(3);
+COMMIT;
+SQL
+  holder=$!
+  background="$background $holder"
+  for _ in $(seq 100); do [ "$(sql 'SELECT count(*) FROM act.horizon_holders()')" -gt 0 ] && break; sleep 0.1; done
+  late=$(sql "SELECT id FROM act.commit('late', '[{\"name\":\"Added\"}]')")
+  check 0 "tail, horizon held" tail --stream late && { [ -s "$out" ] && fail "tail printed id $late above the horizon" || pass; }
+  wait "$holder"
+  check 0 "tail, horizon released" tail --stream late && same "tail, horizon released" "$(printed)" "$late"
+fi
+
+# verify: a clean log, then tampered chains.
+streams=$(sql "SELECT count(DISTINCT stream) FROM act.events")
+events=$(sql "SELECT count(*) FROM act.events")
+check 0 "verify" verify && {
+  has "verify summary" "$out" "^checked $streams streams, $events events in [0-9.]+ s: every hash chain holds\$"
+  hasnt "verify: nothing broken" "$out" '^broken'
+  has "verify progress" "$err" "^verify: $streams streams, $events events to check\$"
+  has "verify progress" "$err" "^verify: $streams streams, $events events checked in "
+  hasnt "verify: progress only on stderr" "$out" '^verify'; }
+check 0 "verify --json" verify --json &&
+  json "verify --json" ".valid and .broken == [] and .streams == $streams and .events == $events and .broken_streams == 0"
+sql "UPDATE act.events SET data = '{\"price\": 1.00}' WHERE stream = 'cart-1' AND version = 1"
+sql "DELETE FROM act.events WHERE stream = 'bulk' AND version = 5"
+check 3 "verify, tampered" verify && {
+  has "verify names cart-1" "$out" '^broken  cart-1  version 1 of 2 events: the stored hash of version 1 does not match'
+  has "verify names bulk" "$out" '^broken  bulk  version 6 of 11 events: version 5 is missing$'
+  [ "$(grep -c '^broken' "$out")" -eq 2 ] && pass || fail "verify, tampered: not two broken streams"
+  has "verify, tampered: summary" "$out" "^checked $streams streams, $((events - 1)) events in [0-9.]+ s: 2 broken\$"; }
+check 3 "verify --json, tampered" verify --json && json "verify --json, tampered" \
+  '(.valid | not) and .broken_streams == 2 and ([.broken[] | [.stream, .first_bad_version]] == [["bulk", 6], ["cart-1", 1]])'
+check 3 "verify as an act_reader role" --dsn "dbname=$db user=$reader" verify &&
+  has "verify as act_reader" "$out" ': 2 broken$'
+check 0 "verify --stream, an intact one" verify --stream cart-10 && has "verify --stream" "$out" '^checked 1 streams, 1 events'
+check 3 "verify --stream --regex" verify --stream 'cart-.*' --regex && {
+  has "verify --regex" "$out" '^broken  cart-1 '; hasnt "verify --regex" "$out" '^broken  bulk'
+  has "verify --regex" "$out" "^checked $(sql "SELECT count(DISTINCT stream) FROM act.events WHERE stream ~ '^cart-'") streams, "; }
+check 2 "verify, no such stream" verify --stream cart-99 && { has "verify, no such stream" "$err" '^actctl: --stream'
+  one_line "verify, no such stream"; }
+check 2 "verify bad regex" verify --stream '[' --regex && one_line "verify bad regex"
+check 2 "verify --regex alone" verify --regex && one_line "verify --regex alone"
+check 2 "verify, unreachable" verify --dsn "host=/nonexistent port=1 dbname=$db"
+if script -qec "true" /dev/null >/dev/null 2>&1; then
+  timeout -k 5 60 script -qec "$actctl verify" /dev/null >"$out" 2>&1
+  has "verify on a terminal: the bar" "$out" $'\rverify \\[[#-]+\\] [0-9]+/[0-9]+ streams'
+  has "verify on a terminal: the result" "$out" '2 broken'
+fi
+
 # --help everywhere.
-for c in status lag blocked metrics unblock reset prioritize defer; do
+for c in status lag blocked metrics unblock reset prioritize defer tail verify; do
   check 0 "$c --help" "$c" --help && has "$c --help" "$out" 'Usage'
 done
 
