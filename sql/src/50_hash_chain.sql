@@ -15,6 +15,8 @@ COMMENT ON FUNCTION act.event_hash(bytea, text, int, text, jsonb, jsonb, timesta
 CREATE FUNCTION act.verify(stream text DEFAULT NULL)
 RETURNS TABLE(stream text, events bigint, valid boolean, first_bad_version int)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
+  -- Parallel workers cost one stream's check 40 ms instead of 0.2 ms.
+  SET max_parallel_workers_per_gather = 0
 BEGIN ATOMIC
   -- Two gated branches, so checking one stream reads only its events.
   WITH scope AS (
