@@ -106,9 +106,11 @@ TEST_F(DrainCycleTest, ACarriedAcknowledgementWaitsForTheNextClaimOrAFlush) {
   EXPECT_FALSE(row(target).leased_by.has_value());
 }
 
-// A lane that goes idle sends what its last cycle left before it waits: a
-// deferral (acknowledged, not progress) with a lease and a cycle far longer
-// than the test waits.
+// A lane that goes idle sends what its last cycle left before it waits. A
+// failure with a backoff is no progress, so the lane parks right after that
+// cycle: its retry acknowledgement (lease released, row deferred) reaches
+// the database only through the flush before parking, never through a next
+// claim. Lease and cycle are far longer than the test waits.
 TEST_F(DrainCycleTest, AnIdleLaneSendsItsAcknowledgementsBeforeItWaits) {
   const std::string target = stream("later");
   const Lane lane{"idle-" + target, 60s, 10, 100, 60s};
@@ -117,10 +119,8 @@ TEST_F(DrainCycleTest, AnIdleLaneSendsItsAcknowledgementsBeforeItWaits) {
                  .lane(lane)
                  .on<Incremented>("Incremented")
                  .to(Route{target, std::nullopt, 0, lane.name})
-                 .handle("later", [](const Incremented&, ReactionContext& context) {
-                   context.defer_until(std::chrono::time_point_cast<std::chrono::microseconds>(
-                       std::chrono::system_clock::now() + std::chrono::hours(1)));
-                 })
+                 .options(ReactionOptions{3, true, Backoff{3'600'000ms, 3'600'000ms, false}})
+                 .handle("later", [](const Incremented&, ReactionContext&) { throw std::runtime_error("not yet"); })
                  .build();
   app.start({.listen = false});
   std::this_thread::sleep_for(300ms);  // the start-up wake-up has been and gone
@@ -128,7 +128,7 @@ TEST_F(DrainCycleTest, AnIdleLaneSendsItsAcknowledgementsBeforeItWaits) {
   EXPECT_TRUE(eventually([&] {
     const Subscription now = row(target);
     return now.deferred_at.has_value() && !now.leased_by.has_value();
-  }, 10s)) << "the deferral waits in the lane instead of reaching the database";
+  }, 10s)) << "the retry waits in the lane instead of reaching the database";
   app.shutdown();
 }
 
