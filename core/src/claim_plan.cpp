@@ -63,12 +63,13 @@ std::string ClaimSql(bool by_lane, bool by_class) {
       "(s.leased_by IS NULL OR s.leased_until <= now()) AND (s.deferred_at IS NULL OR s.deferred_at <= now())";
   // $7: the horizon in concurrent mode (NULL in fenced mode): a stream whose
   // next events are not all visible yet is not worth a lease.
-  const std::string common = lane + " AND " + free + " AND ($7::bigint IS NULL OR s.at < $7)";
+  const std::string available = free + " AND ($7::bigint IS NULL OR s.at < $7)";
   // The stored work predicate matches the partial indexes' predicate word for word.
-  const std::string stored_work = "NOT s.blocked AND s.at < s.correlated_at" + common;
+  const std::string stored_work = "NOT s.blocked AND s.at < s.correlated_at" + lane + " AND " + available;
+  // Lane and blocked are in the class part's own prefix (Candidates).
   const std::string wide_work =
       "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
-      free + " AND ($7::bigint IS NULL OR s.at < $7)";
+      available;
   const std::string not_prio = " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))";
   // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
   auto candidates = [&](const std::string& order, const std::string& limit, const std::string& extra) {
