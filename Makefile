@@ -7,8 +7,9 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 MODULE_big = $(EXTENSION)
 # extension/ is grouped by concern: plumbing/ (the error bridge, SPI, scans,
 # arguments), log/ (commit, heads, horizon, reads), workset/ (subscriptions,
-# marks, claims, leases).
-EXTENSION_DIRS = extension/plumbing extension/log extension/workset
+# marks, claims, leases), merkle/ (the verifiable log: tree storage, sealer,
+# proofs, checkpoints).
+EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
 # The current version's install script is built from sql/src; the first
 # released version's is kept as shipped, and upgrade scripts lead from it to

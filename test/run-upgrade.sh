@@ -48,6 +48,10 @@ SELECT count(*) FROM act.ack((SELECT jsonb_agg(jsonb_build_object('stream', stre
 SELECT bool_and(valid) FROM act.verify();
 SQL
 )" = "$(printf '1\n1\n1\nt')"
+  # The log's tree starts with the update: the first seal takes in every event so far.
+  check "after the update from $version: the first seal takes in every event, and the tree verifies" \
+    test "$(sql "$db" -c 'SELECT (SELECT size FROM act.seal()) = (SELECT count(*) FROM act.events)' \
+                      -c 'SELECT count(*) FROM act.verify_log()')" = "$(printf 't\n0')"
   dropdb "$db"
 done
 dropdb "$fresh_db"

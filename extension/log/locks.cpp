@@ -38,6 +38,8 @@ LOCKTAG StreamTag(Datum stream) {
 
 void TakeCommitFence() { Take(Tag(kLockClassId, kFenceObjectId, kGlobalLockKind), ExclusiveLock); }
 
+void TakeSealerLock() { Take(Tag(kLockClassId, kSealerObjectId, kGlobalLockKind), ExclusiveLock); }
+
 void TakeRegistryShared() {
   Guard([] { LockRelationOid(ActRelation("subscriptions"), RowExclusiveLock); });
 }

@@ -14,10 +14,15 @@ namespace act::pg {
 inline constexpr uint32 kLockClassId = 0x61637421;  // "act!"
 inline constexpr uint16 kGlobalLockKind = 4;
 inline constexpr uint32 kFenceObjectId = 1;
+inline constexpr uint32 kSealerObjectId = 3;
 
 // The commit fence (fenced mode): orders id assignment with visibility, so
 // ids become visible in id order.
 void TakeCommitFence();
+
+// The sealer's lock: one transaction at a time appends to the log's Merkle
+// tree (extension/merkle/sealer.hpp). Commits never take it.
+void TakeSealerLock();
 
 // The subscription registry lock: commits hold it shared while they mark
 // subscriptions; a subscribe that adds rows holds it exclusively while it

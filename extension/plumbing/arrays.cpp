@@ -52,4 +52,18 @@ std::vector<std::string> TextArrayElements(Datum value) {
   return strings;
 }
 
+std::vector<int64> Int64ArrayElements(Datum value) {
+  Datum* elements = nullptr;
+  bool* nulls = nullptr;
+  int count = 0;
+  Guard([value, &elements, &nulls, &count] {
+    deconstruct_array(DatumGetArrayTypeP(value), INT8OID, 8, true, TYPALIGN_DOUBLE, &elements, &nulls, &count);
+    for (int i = 0; i < count; ++i)
+      if (nulls[i]) elog(ERROR, "pg_act: unexpected NULL in a bigint array");
+  });
+  std::vector<int64> numbers(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) numbers[static_cast<std::size_t>(i)] = DatumGetInt64(elements[i]);
+  return numbers;
+}
+
 }  // namespace act::pg

@@ -19,5 +19,7 @@ Datum MakeBytea(const void* bytes, std::size_t length);
 std::string_view VarlenaBytes(Datum value);
 // The non-NULL elements of a text[] Datum.
 std::vector<std::string> TextArrayElements(Datum value);
+// The elements of a bigint[] Datum (NULL elements are an error).
+std::vector<int64> Int64ArrayElements(Datum value);
 
 }  // namespace act::pg

@@ -116,6 +116,9 @@ BEGIN
     seed_data := coalesce(seed_data, '{}');
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
     PERFORM act._require_latest_head(target_stream);
+    -- The log's tree keeps what is deleted: seal it first.
+    PERFORM act._seal_through(s.last_id)
+       FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream) s WHERE s.last_id IS NOT NULL;
     DELETE FROM act.events e WHERE e.stream = target_stream;
     GET DIAGNOSTICS removed = ROW_COUNT;
     DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
@@ -147,6 +150,9 @@ BEGIN
       INSERT INTO act.stream_anchors AS a (stream, version, prev) VALUES (target_stream, boundary.version, predecessor)
       ON CONFLICT ON CONSTRAINT stream_anchors_pkey DO UPDATE SET version = excluded.version, prev = excluded.prev;
     END IF;
+    PERFORM act._seal_through(s.last_id)
+       FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id) s
+      WHERE s.last_id IS NOT NULL;
     DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id;
     GET DIAGNOSTICS removed = ROW_COUNT;
     stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;

@@ -79,7 +79,7 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp S
 BEGIN
   RETURN QUERY
   WITH pending AS MATERIALIZED (SELECT * FROM act._pending())
-  SELECT act.mode(), act.horizon(), act.max_event_id(), NULL::bigint,
+  SELECT act.mode(), act.horizon(), act.max_event_id(), (SELECT l.size FROM act.log_state l),
          (SELECT count(*) FROM act.subscription_rows),
          (SELECT count(*) FROM pending p WHERE NOT p.blocked),
          (SELECT count(*) FROM pending p WHERE p.blocked),

@@ -24,7 +24,7 @@ GRANT USAGE ON SCHEMA act TO act_reader;
 GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.events TO act_reader;
 GRANT SELECT (pii) ON act.events TO act_pii_reader;
 GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.wide_marks, act.correlators,
-  act.stream_anchors
+  act.stream_anchors, act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys
   TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
@@ -32,13 +32,16 @@ GRANT EXECUTE ON FUNCTION
   act.version(text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
   act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int),
-  act.status(), act.lag(text, int), act.metrics()
+  act.status(), act.lag(text, int), act.metrics(),
+  act.log_size(), act.merkle_root(bigint), act.log_position(bigint), act.prove_inclusion(bigint, bigint),
+  act.prove_consistency(bigint, bigint), act.log_entries(bigint, bigint), act.prove_stream(text, bigint),
+  act.verify_log(bigint, bigint)
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
-  act.prioritize(jsonb, int), act.reset_counters() TO act_admin;
+  act.prioritize(jsonb, int), act.reset_counters(), act.seal() TO act_admin;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');
@@ -47,3 +50,8 @@ SELECT pg_catalog.pg_extension_config_dump('act.subscription_rows', '');
 SELECT pg_catalog.pg_extension_config_dump('act.wide_classes', '');
 SELECT pg_catalog.pg_extension_config_dump('act.wide_marks', '');
 SELECT pg_catalog.pg_extension_config_dump('act.correlators', '');
+SELECT pg_catalog.pg_extension_config_dump('act.log_state', '');
+SELECT pg_catalog.pg_extension_config_dump('act.log_tiles', '');
+SELECT pg_catalog.pg_extension_config_dump('act.log_entries', '');
+SELECT pg_catalog.pg_extension_config_dump('act.checkpoints', '');
+SELECT pg_catalog.pg_extension_config_dump('act.log_keys', '');

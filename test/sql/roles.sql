@@ -1,6 +1,6 @@
 -- Roles, grants, append-only tables, pinned search_path, pg_dump registration.
 BEGIN;
-SELECT plan(29);
+SELECT plan(35);
 
 SELECT has_role(r, r || ' exists') FROM unnest(ARRAY['act_reader', 'act_writer', 'act_worker', 'act_admin']) r;
 SELECT ok(pg_has_role('act_admin', 'act_worker', 'MEMBER') AND pg_has_role('act_worker', 'act_writer', 'MEMBER')
@@ -14,7 +14,8 @@ SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.prona
   'every owner-rights function but act.commit pins search_path (security.sql runs act.commit under a hostile one)');
 SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_extension x
              JOIN pg_class c ON c.oid = ANY (x.extconfig) WHERE x.extname = 'pg_act'),
-  ARRAY['correlators', 'events', 'events_id_seq', 'stream_anchors', 'subscription_rows', 'wide_classes', 'wide_marks'], 'tables and sequence are registered for pg_dump');
+  ARRAY['checkpoints', 'correlators', 'events', 'events_id_seq', 'log_entries', 'log_keys', 'log_state', 'log_tiles',
+        'stream_anchors', 'subscription_rows', 'wide_classes', 'wide_marks'], 'tables and sequence are registered for pg_dump');
 
 CREATE ROLE app_reader IN ROLE act_reader;
 CREATE ROLE app_writer IN ROLE act_writer;
@@ -49,12 +50,21 @@ SELECT is((SELECT valid FROM act.verify('r-1')), true, 'act_reader verifies');
 SELECT throws_ok($$SELECT * FROM act.commit('r-1', '[{"name": "B"}]')$$, '42501', NULL, 'act_reader cannot commit');
 SELECT throws_ok($$SELECT act.forget_pii('r-1')$$, '42501', NULL, 'act_reader cannot forget pii');
 SELECT throws_ok($$UPDATE act.subscription_rows SET at = 0$$, '42501', NULL, 'act_reader cannot UPDATE subscription rows');
+SELECT throws_ok($$SELECT * FROM act.seal()$$, '42501', NULL, 'act_reader cannot seal');
+SELECT throws_ok($$UPDATE act.log_state SET size = 0$$, '42501', NULL, 'act_reader cannot UPDATE the log''s tree');
 RESET ROLE;
 
 SET ROLE app_admin;
 SELECT is((SELECT name FROM act.truncate('[{"stream": "r-1"}]')), '__tombstone__', 'act_admin truncates');
 SELECT is(act.reset('["r-sub"]'), 1, 'act_admin resets');
 SELECT throws_ok($$DELETE FROM act.correlators$$, '42501', NULL, 'act_admin cannot DELETE correlators directly');
+SELECT is((SELECT size FROM act.seal()), 2::bigint, 'act_admin seals (the commit and the tombstone)');
+SELECT throws_ok($$DELETE FROM act.log_tiles$$, '42501', NULL, 'act_admin cannot DELETE tiles directly');
+RESET ROLE;
+SET ROLE app_reader;
+SELECT is((SELECT leaf_index FROM act.prove_inclusion((SELECT max(id) FROM act.events))), 1::bigint,
+  'act_reader proves inclusion');
+SELECT is_empty($$SELECT * FROM act.verify_log()$$, 'act_reader verifies the log');
 RESET ROLE;
 
 SET ROLE outsider;

@@ -27,7 +27,8 @@ SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'm
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream', '_require_known_keys', '_json_boolean', '_json_integer',
   '_require_regex',
   '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_counters', 'reset_counters', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock',
-  'prioritize', 'query_streams'], 'the functions of schema act');
+  'prioritize', 'query_streams',
+  'log_size', 'merkle_root', 'log_position', 'prove_inclusion', 'prove_consistency', 'log_entries', 'prove_stream', 'verify_log', 'seal', '_seal_through', '_stream_proof_target'], 'the functions of schema act');
 
 SELECT is((SELECT cache_size FROM pg_sequences WHERE schemaname = 'act' AND sequencename = 'events_id_seq'), 1::bigint,
   'the id sequence caches nothing (concurrent mode relies on it)');

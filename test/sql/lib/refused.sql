@@ -11,7 +11,12 @@ CREATE FUNCTION pg_temp.state() RETURNS text LANGUAGE sql AS $$
     (SELECT string_agg(c::text, ';' ORDER BY c.id) FROM act.wide_classes c),
     (SELECT string_agg(w::text, ';' ORDER BY w.class, w.backend) FROM act.wide_marks w),
     (SELECT string_agg(c::text, ';' ORDER BY c.key) FROM act.correlators c),
-    (SELECT string_agg(a::text, ';' ORDER BY a.stream) FROM act.stream_anchors a)))
+    (SELECT string_agg(a::text, ';' ORDER BY a.stream) FROM act.stream_anchors a),
+    (SELECT string_agg(l::text, ';') FROM act.log_state l),
+    (SELECT string_agg(t::text, ';' ORDER BY t.level, t.idx) FROM act.log_tiles t),
+    (SELECT string_agg(b::text, ';' ORDER BY b.idx) FROM act.log_entries b),
+    (SELECT string_agg(c::text, ';' ORDER BY c.size) FROM act.checkpoints c),
+    (SELECT string_agg(k::text, ';' ORDER BY k.vkey) FROM act.log_keys k)))
 $$;
 
 -- The SQLSTATE and message of a statement ('00000' when it succeeds); a

@@ -14,6 +14,7 @@ inline constexpr const char* kInvalidRegularExpression = "2201B";
 inline constexpr const char* kSerializationFailure = "40001";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
 inline constexpr const char* kInternalError = "XX000";
+inline constexpr const char* kDataCorrupted = "XX001";
 }  // namespace sqlstate
 
 class SqlError : public std::runtime_error {

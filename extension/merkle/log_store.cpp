@@ -1,0 +1,184 @@
+#include "log_store.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "act/core/errors.hpp"
+#include "arrays.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+namespace act::pg::log {
+
+namespace {
+
+constexpr Oid kNoArgs[] = {InvalidOid};
+constexpr Oid kLevelIndex[] = {INT2OID, INT8OID};
+constexpr Oid kTileRow[] = {INT2OID, INT8OID, BYTEAOID};
+constexpr Oid kIndexOnly[] = {INT8OID};
+constexpr Oid kBundleRow[] = {INT8OID, INT8OID, INT8ARRAYOID, BYTEAOID};
+constexpr Oid kStateRow[] = {INT8OID, BYTEAOID, INT8OID};
+
+SavedPlan g_read_state("SELECT size, root, sealed_upto_id, sealed_at FROM act.log_state", 0, kNoArgs,
+                       PlanMode::kGeneric);
+SavedPlan g_write_state(
+    "INSERT INTO act.log_state AS s (size, root, sealed_upto_id) VALUES ($1, $2, $3) ON CONFLICT (one) DO UPDATE "
+    "SET size = excluded.size, root = excluded.root, sealed_upto_id = excluded.sealed_upto_id, sealed_at = now()",
+    3, kStateRow, PlanMode::kGeneric);
+SavedPlan g_read_tile("SELECT hashes FROM act.log_tiles WHERE level = $1 AND idx = $2", 2, kLevelIndex,
+                      PlanMode::kGeneric);
+SavedPlan g_write_tile(
+    "INSERT INTO act.log_tiles AS t (level, idx, hashes) VALUES ($1, $2, $3) "
+    "ON CONFLICT (level, idx) DO UPDATE SET hashes = excluded.hashes",
+    3, kTileRow, PlanMode::kGeneric);
+SavedPlan g_read_bundle("SELECT ids, entries FROM act.log_entries WHERE idx = $1", 1, kIndexOnly, PlanMode::kGeneric);
+SavedPlan g_write_bundle(
+    "INSERT INTO act.log_entries AS b (idx, first_id, ids, entries) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (idx) DO UPDATE SET ids = excluded.ids, entries = excluded.entries",
+    4, kBundleRow, PlanMode::kGeneric);
+// The bundle that would hold an id: the last one starting at or below it.
+SavedPlan g_bundle_of_id(
+    "SELECT idx, ids FROM act.log_entries WHERE first_id <= $1 ORDER BY first_id DESC LIMIT 1", 1, kIndexOnly,
+    PlanMode::kGeneric);
+
+void Run(SavedPlan& plan, Datum* values, ReadOn snapshot, bool read_only, int expected) {
+  if (snapshot == ReadOn::kLatest)
+    ExecuteOnLatest(plan.Get(), values, nullptr, read_only, 0, expected);
+  else
+    Execute(plan.Get(), values, nullptr, read_only, 0, expected);
+}
+
+Datum HashesDatum(const std::vector<Hash>& hashes) {
+  return MakeBytea(hashes.empty() ? nullptr : hashes.front().data(), hashes.size() * sizeof(Hash));
+}
+
+}  // namespace
+
+std::vector<Hash> HashesFromBytes(std::string_view bytes, const char* what) {
+  if (bytes.size() % sizeof(Hash) != 0)
+    throw core::SqlError(core::sqlstate::kDataCorrupted,
+                         std::string(what) + " holds " + std::to_string(bytes.size()) +
+                             " bytes, not a whole number of 32-byte hashes");
+  std::vector<Hash> hashes(bytes.size() / sizeof(Hash));
+  if (!bytes.empty()) std::memcpy(hashes.data(), bytes.data(), bytes.size());
+  return hashes;
+}
+
+Hash HashFromBytes(std::string_view bytes, const char* what) {
+  if (bytes.size() != sizeof(Hash))
+    throw core::SqlError(core::sqlstate::kDataCorrupted,
+                         std::string(what) + " is " + std::to_string(bytes.size()) + " bytes, not a 32-byte hash");
+  Hash hash;
+  std::memcpy(hash.data(), bytes.data(), hash.size());
+  return hash;
+}
+
+std::uint64_t CheckedSize(int64 size, const char* name, const LogState& state) {
+  if (size < 0) throw core::ValidationError(std::string(name) + " must be 0 or more, not " + std::to_string(size));
+  if (size > state.size)
+    throw core::ValidationError(std::string(name) + " " + std::to_string(size) + " is beyond the log, which has " +
+                                std::to_string(state.size) + " entries (act.seal() appends the newer events)");
+  return static_cast<std::uint64_t>(size);
+}
+
+SizeRange CheckedRange(int64 lower, const char* lower_name, int64 upper, const char* upper_name,
+                       const LogState& state) {
+  const SizeRange range{CheckedSize(lower, lower_name, state), CheckedSize(upper, upper_name, state)};
+  if (range.lower > range.upper)
+    throw core::ValidationError(std::string(lower_name) + " " + std::to_string(lower) + " is above " + upper_name +
+                                " " + std::to_string(upper));
+  return range;
+}
+
+LogState ReadLogState(ReadOn snapshot) {
+  Run(g_read_state, nullptr, snapshot, true, SPI_OK_SELECT);
+  LogState state;
+  if (RowCount() == 0) {  // nothing sealed yet: the empty tree
+    state.root = core::merkle::EmptyRoot();
+    return state;
+  }
+  state.size = RowInt64(0, 1).value_or(0);
+  state.root = HashFromBytes(RowText(0, 2).value_or(""), "act.log_state.root");
+  state.sealed_upto_id = RowInt64(0, 3).value_or(0);
+  state.sealed_at = RowInt64(0, 4).value_or(0);  // timestamptz is an int64 Datum
+  return state;
+}
+
+void WriteLogState(const LogState& state) {
+  Datum values[3] = {Int64GetDatum(state.size), MakeBytea(state.root.data(), state.root.size()),
+                     Int64GetDatum(state.sealed_upto_id)};
+  Run(g_write_state, values, ReadOn::kLatest, false, SPI_OK_INSERT);
+}
+
+std::vector<Hash> StoredTiles::Load(unsigned level, std::uint64_t index) {
+  Datum values[2] = {Int16GetDatum(static_cast<int16>(level)), Int64GetDatum(static_cast<int64>(index))};
+  Run(g_read_tile, values, snapshot_, true, SPI_OK_SELECT);
+  if (RowCount() == 0) return {};
+  return HashesFromBytes(RowText(0, 1).value_or(""), "a row of act.log_tiles");
+}
+
+std::vector<Hash> StoredTiles::ReadTile(unsigned level, std::uint64_t index) {
+  std::vector<Hash> hashes = Load(level, index);
+  if (hashes.empty())
+    throw core::SqlError(core::sqlstate::kDataCorrupted, "act.log_tiles has no tile " +
+                                                             core::tlog::TilePath({level, index, core::tlog::kTileWidth}) +
+                                                             " that the tree needs");
+  return hashes;
+}
+
+void WriteTile(unsigned level, std::uint64_t index, const std::vector<Hash>& hashes) {
+  Datum values[3] = {Int16GetDatum(static_cast<int16>(level)), Int64GetDatum(static_cast<int64>(index)),
+                     HashesDatum(hashes)};
+  Run(g_write_tile, values, ReadOn::kLatest, false, SPI_OK_INSERT);
+}
+
+std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot) {
+  Datum values[1] = {Int64GetDatum(static_cast<int64>(index))};
+  Run(g_read_bundle, values, snapshot, true, SPI_OK_SELECT);
+  if (RowCount() == 0) return std::nullopt;
+  EntryBundle bundle;
+  bundle.index = index;
+  bool is_null = false;
+  const Datum ids = Guard([&is_null] { return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null); });
+  bundle.ids = Int64ArrayElements(ids);
+  bundle.entries = HashesFromBytes(RowText(0, 2).value_or(""), "a row of act.log_entries");
+  if (bundle.entries.size() != bundle.ids.size())
+    throw core::SqlError(core::sqlstate::kDataCorrupted,
+                         "act.log_entries row " + std::to_string(index) + " has " + std::to_string(bundle.ids.size()) +
+                             " ids but " + std::to_string(bundle.entries.size()) + " entries");
+  return bundle;
+}
+
+void WriteBundle(const EntryBundle& bundle) {
+  std::vector<Datum> ids;
+  ids.reserve(bundle.ids.size());
+  for (int64 id : bundle.ids) ids.push_back(Int64GetDatum(id));
+  Datum values[4] = {Int64GetDatum(static_cast<int64>(bundle.index)), Int64GetDatum(bundle.ids.front()),
+                     MakeArray(ids, nullptr, INT8OID), HashesDatum(bundle.entries)};
+  Run(g_write_bundle, values, ReadOn::kLatest, false, SPI_OK_INSERT);
+}
+
+Hash EntryAt(std::uint64_t position) {
+  const std::uint64_t index = position / core::tlog::kTileWidth;
+  const std::size_t offset = position % core::tlog::kTileWidth;
+  const std::optional<EntryBundle> bundle = ReadBundle(index);
+  if (!bundle || offset >= bundle->entries.size())
+    throw core::SqlError(core::sqlstate::kDataCorrupted,
+                         "act.log_entries has no entry " + std::to_string(position) + " that the tree holds");
+  return bundle->entries[offset];
+}
+
+std::optional<std::uint64_t> PositionOf(int64 id) {
+  Datum values[1] = {Int64GetDatum(id)};
+  Run(g_bundle_of_id, values, ReadOn::kStatement, true, SPI_OK_SELECT);
+  if (RowCount() == 0) return std::nullopt;
+  const auto index = static_cast<std::uint64_t>(RowInt64(0, 1).value_or(0));
+  bool is_null = false;
+  const Datum array = Guard([&is_null] { return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &is_null); });
+  const std::vector<int64> ids = Int64ArrayElements(array);
+  const auto found = std::lower_bound(ids.begin(), ids.end(), id);
+  if (found == ids.end() || *found != id) return std::nullopt;
+  return index * core::tlog::kTileWidth + static_cast<std::uint64_t>(found - ids.begin());
+}
+
+}  // namespace act::pg::log

@@ -1,0 +1,226 @@
+// act.verify_log(from_size, to_size): checks the entries [from_size, to_size)
+// against the events they were sealed from (each present event's hash
+// recomputed from its content, as act.verify does) and the stored tree
+// against the entries (every tile hash over the range recomputed from the
+// level below), then the roots the log has stated: act.log_state's and each
+// checkpoint's in the range. One row per problem; none when all agree.
+// Events act.truncate deleted have no content left: their entries stand as
+// sealed (C2SP pruning), their proofs still hold.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "act/core/errors.hpp"
+#include "act/core/merkle.hpp"
+#include "arrays.hpp"
+#include "log_store.hpp"
+#include "spi.hpp"
+#include "spi_rows.hpp"
+
+using namespace act;
+namespace merkle = core::merkle;
+namespace tlog = core::tlog;
+
+namespace {
+
+constexpr Oid kIdRange[] = {INT8OID, INT8OID};
+// Each event of an id range with its hash recomputed from its content and the
+// stored hash of its predecessor (or the anchor act.truncate recorded, or
+// zeros at version 0); NULL when the predecessor is missing.
+pg::SavedPlan g_events_in_range(
+    "SELECT e.id, e.hash, act.event_hash(CASE WHEN e.version = 0 THEN "
+    "'\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea "
+    "ELSE coalesce(p.hash, a.prev) END, e.stream, e.version, e.name, e.data, e.meta, e.created) "
+    "FROM act.events e "
+    "LEFT JOIN act.events p ON p.stream = e.stream AND p.version = e.version - 1 "
+    "LEFT JOIN act.stream_anchors a ON a.stream = e.stream AND a.version = e.version "
+    "WHERE e.id > $1 AND e.id <= $2 ORDER BY e.id",
+    2, kIdRange, pg::PlanMode::kGeneric);
+constexpr Oid kSizeRange[] = {INT8OID, INT8OID};
+pg::SavedPlan g_checkpoints_in_range(
+    "SELECT size, root FROM act.checkpoints WHERE size > $1 AND size <= $2 ORDER BY size", 2, kSizeRange,
+    pg::PlanMode::kGeneric);
+
+struct Problem {
+  std::optional<int64> position;
+  std::optional<int64> id;
+  std::string problem;
+};
+
+class Verifier {
+ public:
+  Verifier(const pg::log::LogState& state, std::uint64_t begin, std::uint64_t end)
+      : state_(state), begin_(begin), end_(end) {}
+
+  std::vector<Problem> Run() {
+    CheckEntries();
+    CheckTiles();
+    CheckRoots();
+    return std::move(problems_);
+  }
+
+ private:
+  void Report(std::optional<int64> position, std::optional<int64> id, std::string problem) {
+    problems_.push_back({position, id, std::move(problem)});
+  }
+
+  // Entries against events, one bundle (256 entries) at a time.
+  void CheckEntries() {
+    if (begin_ == end_) return;
+    std::optional<int64> after;  // the id range read so far ends here
+    for (std::uint64_t index = begin_ / tlog::kTileWidth; index * tlog::kTileWidth < end_; ++index) {
+      const std::optional<pg::log::EntryBundle> bundle = pg::log::ReadBundle(index);
+      if (!bundle) {
+        Report(static_cast<int64>(index * tlog::kTileWidth), std::nullopt,
+               "act.log_entries has no row " + std::to_string(index));
+        after.reset();
+        continue;
+      }
+      const std::uint64_t first = index * tlog::kTileWidth;
+      std::size_t lo = begin_ > first ? begin_ - first : 0;
+      std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
+      if (lo >= hi) continue;
+      if (!after) after = bundle->ids[lo] - 1;
+      const int64 last_id = bundle->ids[hi - 1];
+      CheckEventsAgainst(*bundle, lo, hi, *after, last_id);
+      after = last_id;
+    }
+    // Past the last entry: an event at or below what was sealed that no entry holds.
+    if (after && end_ == static_cast<std::uint64_t>(state_.size) && *after < state_.sealed_upto_id) {
+      pg::log::EntryBundle none;
+      CheckEventsAgainst(none, 0, 0, *after, state_.sealed_upto_id);
+    }
+  }
+
+  // The events with ids in (after, last_id] against entries [lo, hi) of the bundle.
+  void CheckEventsAgainst(const pg::log::EntryBundle& bundle, std::size_t lo, std::size_t hi, int64 after,
+                          int64 last_id) {
+    Datum range[2] = {Int64GetDatum(after), Int64GetDatum(last_id)};
+    pg::Execute(g_events_in_range.Get(), range, nullptr, true, 0, SPI_OK_SELECT);
+    std::size_t entry = lo;
+    for (uint64 row = 0; row < pg::RowCount(); ++row) {
+      const int64 id = pg::RowInt64(row, 1).value_or(0);
+      while (entry < hi && bundle.ids[entry] < id) ++entry;  // deleted by act.truncate
+      if (entry >= hi || bundle.ids[entry] != id) {
+        Report(std::nullopt, id, "event " + std::to_string(id) + " is in act.events but not in the log");
+        continue;
+      }
+      const int64 position = static_cast<int64>(bundle.index * tlog::kTileWidth + entry);
+      const std::string_view stored = pg::RowText(row, 2).value_or("");
+      const std::optional<std::string_view> recomputed = pg::RowText(row, 3);
+      const core::Hash& sealed = bundle.entries[entry];
+      if (stored.size() != sealed.size() || std::memcmp(stored.data(), sealed.data(), sealed.size()) != 0)
+        Report(position, id, "the event's stored hash is not the entry sealed for it");
+      else if (!recomputed)
+        Report(position, id, "the event's previous version is missing, so its hash cannot be recomputed");
+      else if (*recomputed != stored)
+        Report(position, id, "the event's content does not match its hash");
+      ++entry;
+    }
+  }
+
+  // Every stored tile hash over the range against the level below it: leaf
+  // hashes of the entries at tile level 0, 256 hashes of a tile one level
+  // down above it.
+  void CheckTiles() {
+    pg::log::StoredTiles tiles;
+    const std::uint64_t size = static_cast<std::uint64_t>(state_.size);
+    if (begin_ == end_) return;
+    for (unsigned level = 0;; ++level) {
+      const unsigned shift = tlog::kTileHeight * level;  // log2 of the leaves under one hash of this level
+      const std::uint64_t total = tlog::HashesAtTileLevel(size, level);
+      if (total == 0) break;
+      const std::uint64_t first_hash = begin_ >> shift;
+      const std::uint64_t end_hash = std::min<std::uint64_t>(((end_ - 1) >> shift) + 1, total);
+      if (first_hash >= end_hash) continue;  // the range lies in a subtree not complete yet
+      for (std::uint64_t tile = first_hash / tlog::kTileWidth; tile * tlog::kTileWidth < end_hash; ++tile) {
+        const std::vector<core::Hash> stored = tiles.Load(level, tile);
+        const unsigned width = tlog::TileWidthAt(size, level, tile);
+        if (stored.size() != width) {
+          Report(static_cast<int64>((tile * tlog::kTileWidth) << shift), std::nullopt,
+                 "tile " + tlog::TilePath({level, tile, width}) + " holds " + std::to_string(stored.size()) +
+                     " hashes, not " + std::to_string(width));
+          continue;
+        }
+        std::optional<pg::log::EntryBundle> bundle;
+        if (level == 0) bundle = pg::log::ReadBundle(tile);
+        for (unsigned i = 0; i < width; ++i) {
+          const std::uint64_t hash_index = tile * tlog::kTileWidth + i;
+          if (hash_index < first_hash || hash_index >= end_hash) continue;
+          core::Hash expected;
+          if (level == 0) {
+            if (!bundle || i >= bundle->entries.size()) continue;  // reported with the entries
+            expected = merkle::LeafHash(bundle->entries[i]);
+          } else {
+            const std::vector<core::Hash> below = tiles.Load(level - 1, hash_index);
+            if (below.size() != tlog::kTileWidth) continue;  // reported at its own level
+            expected = tlog::HashTileSlice(below);
+          }
+          if (stored[i] != expected)
+            Report(static_cast<int64>(hash_index << shift), std::nullopt,
+                   "tile " + tlog::TilePath({level, tile, width}) + " hash " + std::to_string(i) +
+                       " is not the hash of what it covers");
+        }
+      }
+    }
+  }
+
+  // The roots the log has stated, against the stored tree.
+  void CheckRoots() {
+    pg::log::StoredTiles tiles;
+    const auto root_at = [&tiles](std::uint64_t size) -> std::optional<core::Hash> {
+      try {
+        return merkle::RootAt(tiles, size);
+      } catch (const core::SqlError&) {
+        return std::nullopt;  // a missing tile, reported above
+      }
+    };
+    if (end_ == static_cast<std::uint64_t>(state_.size)) {
+      const std::optional<core::Hash> root = root_at(end_);
+      if (root && *root != state_.root)
+        Report(state_.size, std::nullopt, "act.log_state's root is not the root of the stored tree");
+    }
+    Datum range[2] = {Int64GetDatum(static_cast<int64>(begin_)), Int64GetDatum(static_cast<int64>(end_))};
+    pg::Execute(g_checkpoints_in_range.Get(), range, nullptr, true, 0, SPI_OK_SELECT);
+    std::vector<std::pair<int64, std::string>> stated;
+    for (uint64 row = 0; row < pg::RowCount(); ++row)
+      stated.emplace_back(pg::RowInt64(row, 1).value_or(0), std::string(pg::RowText(row, 2).value_or("")));
+    for (const auto& [size, root] : stated) {
+      const std::optional<core::Hash> computed = root_at(static_cast<std::uint64_t>(size));
+      if (computed && std::string_view(reinterpret_cast<const char*>(computed->data()), computed->size()) != root)
+        Report(size, std::nullopt, "the checkpoint at size " + std::to_string(size) + " states another root than the tree's");
+    }
+  }
+
+  const pg::log::LogState& state_;
+  std::uint64_t begin_;
+  std::uint64_t end_;
+  std::vector<Problem> problems_;
+};
+
+}  // namespace
+
+ACT_SQL_FUNCTION(act_verify_log) {
+  if (PG_ARGISNULL(0))
+    throw core::ValidationError("from_size must not be null", core::sqlstate::kNullValueNotAllowed);
+  const int64 from = PG_GETARG_INT64(0);
+  pg::SpiSession spi;
+  const pg::log::LogState state = pg::log::ReadLogState();
+  const int64 to = PG_ARGISNULL(1) ? state.size : PG_GETARG_INT64(1);
+  const pg::log::SizeRange sizes = pg::log::CheckedRange(from, "from_size", to, "to_size", state);
+  const std::vector<Problem> problems =
+      Verifier(state, sizes.lower, sizes.upper).Run();
+  spi.Finish();
+  ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
+  for (const Problem& problem : problems) {
+    Datum values[3] = {Int64GetDatum(problem.position.value_or(0)), Int64GetDatum(problem.id.value_or(0)),
+                       pg::MakeText(problem.problem)};
+    bool nulls[3] = {!problem.position, !problem.id, false};
+    Datum* value_ptr = values;
+    bool* null_ptr = nulls;
+    pg::Guard([result, value_ptr, null_ptr] {
+      tuplestore_putvalues(result->setResult, result->setDesc, value_ptr, null_ptr);
+    });
+  }
+  return Datum(0);
+}
