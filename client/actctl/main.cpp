@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   CLI::App* log = app.add_subcommand("log", "The verifiable log: proofs and checkpoints");
   log->require_subcommand(1);
   actctl::AddLogVerify(*log, chosen);
+  actctl::AddLogNote(*log, chosen);
   actctl::AddStatus(app, db, chosen);
   actctl::AddLag(app, db, chosen);
   actctl::AddBlocked(app, db, chosen);

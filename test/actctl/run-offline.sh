@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# actctl's offline proof checks against known answers: valid proofs exit 0,
-# mutated proofs 1, unusable arguments 2; each with its one line on the right
-# stream. No database. Failures are described on stderr; the last line on
+# actctl's offline proof and signed-note checks against known answers: valid
+# proofs and notes exit 0, mutated ones 1, unusable arguments 2; each with its
+# one line on the right stream. Keys are made with the openssl command, which
+# also checks what actctl signs. No database. Failures are described on stderr; the last line on
 # stdout is "N passed, M failed", and the exit status is non-zero on failure.
 #   test/actctl/run-offline.sh [path to actctl, default build/actctl]
 set -uo pipefail
@@ -233,11 +234,160 @@ run 2 "no command"
 run 2 "no log command" log
 run 2 "an unknown command" log verify-everything
 
+# ---- Signed notes (C2SP signed-note, Ed25519) ---------------------------------------
+# same WHAT FILE FILE: the two files hold the same bytes.
+same() {
+  if cmp -s "$2" "$3"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    {
+      echo "--- FAILED: $1: the output is not what was expected"
+      diff "$2" "$3" | sed 's/^/    /'
+    } >&2
+  fi
+}
+# holds WHAT COMMAND...: the command succeeds (a check made with other tools).
+holds() {
+  local what=$1
+  shift
+  if "$@" >"$work/holds" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "--- FAILED: $what" >&2
+    sed 's/^/    /' "$work/holds" >&2
+  fi
+}
+
+if ! command -v openssl >/dev/null; then
+  echo "--- FAILED: no openssl command to make keys with (scripts/deps.sh installs it)" >&2
+  failed=$((failed + 1))
+else
+  spec_vkey=example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k
+  spec_sig=Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=
+  printf 'This is an example message.\n\n\xe2\x80\x94 example.com/foo %s\n' "$spec_sig" >"$work/spec.note"
+  printf 'This is an example message.\n' >"$work/spec.text"
+  for k in log witness other; do openssl genpkey -algorithm ed25519 -out "$work/$k.pem" 2>/dev/null; done
+  openssl genpkey -algorithm rsa -pkeyopt rsa_keygen_bits:2048 -out "$work/rsa.pem" 2>/dev/null
+  openssl genpkey -algorithm x25519 -out "$work/x25519.pem" 2>/dev/null
+  openssl genpkey -algorithm ed25519 -aes256 -pass pass:secret -out "$work/encrypted.pem" 2>/dev/null
+  openssl pkey -in "$work/log.pem" -pubout -out "$work/log.pub.pem"
+  origin=pg_act/orders
+  printf '%s\n7\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n' "$origin" >"$work/body"
+
+  # The verifier key, computed here from the public key: name+keyid+base64(0x01 || key).
+  openssl pkey -in "$work/log.pem" -pubout -outform DER | tail -c 32 >"$work/log.raw"
+  key_id=$({ printf '%s\n\001' "$origin"; cat "$work/log.raw"; } | sha256sum | cut -c1-8)
+  printf '%s+%s+%s\n' "$origin" "$key_id" "$({ printf '\001'; cat "$work/log.raw"; } | base64 -w0)" >"$work/vkey.want"
+  run 0 "vkey of a fresh key" log vkey --key "$work/log.pem" --name "$origin"
+  same "vkey of a fresh key is name+keyid+base64(0x01 || key)" "$work/vkey.want" "$work/out"
+  vkey=$(cat "$work/vkey.want")
+  witness_vkey=$("$actctl" log vkey --key "$work/witness.pem" --name witness.example/w1)
+  other_vkey=$("$actctl" log vkey --key "$work/other.pem" --name "$origin")
+
+  # The C2SP example verifies; any change to it does not.
+  run 0 "the C2SP example" log verify-note --vkey "$spec_vkey" "$work/spec.note"
+  run 0 "the C2SP example from standard input" log verify-note --vkey "$spec_vkey" - <"$work/spec.note"
+  run 0 "the C2SP example and another key" log verify-note --vkey "$other_vkey" --vkey "$spec_vkey" "$work/spec.note"
+  "$actctl" log verify-note --vkey "$spec_vkey" --text "$work/spec.note" >"$work/text.out" 2>&1
+  same "verify-note --text prints the note's text" "$work/spec.text" "$work/text.out"
+  sed 's/example message/example massage/' "$work/spec.note" >"$work/changed.note"
+  run 1 "the C2SP example, a text byte changed" log verify-note --vkey "$spec_vkey" "$work/changed.note"
+  sed 's/Uw2QOkn8/Uw2QOkn9/' "$work/spec.note" >"$work/changed.note"
+  run 1 "the C2SP example, a signature byte changed" log verify-note --vkey "$spec_vkey" "$work/changed.note"
+  sed 's/Uw2QOkn8/Uw2QOkm8/' "$work/spec.note" >"$work/changed.note"
+  run 1 "the C2SP example, its key ID changed (another key)" log verify-note --vkey "$spec_vkey" "$work/changed.note"
+  run 1 "the C2SP example, only another key given" log verify-note --vkey "$other_vkey" "$work/spec.note"
+
+  # sign: the text, a blank line, the signature line; openssl checks the signature.
+  run_sign() { "$actctl" log sign "$@" >"$work/out" 2>"$work/err"; }
+  holds "sign a checkpoint body" run_sign --key "$work/log.pem" --name "$origin" "$work/body"
+  cp "$work/out" "$work/signed.note"
+  { cat "$work/body"; printf '\n'; } >"$work/signed.want"
+  head -n 4 "$work/signed.note" >"$work/signed.head"
+  same "a signed note starts with the body and a blank line" "$work/signed.want" "$work/signed.head"
+  holds "a signed note has one signature line after them" \
+    test "$(wc -l <"$work/signed.note")" -eq 5 -a "$(tail -n 1 "$work/signed.note" | cut -d' ' -f2)" = "$origin"
+  tail -n 1 "$work/signed.note" | cut -d' ' -f3 | base64 -d >"$work/sig.raw"
+  holds "the signature line starts with the key ID" test "$(head -c 4 "$work/sig.raw" | od -An -tx1 | tr -d ' \n')" = "$key_id"
+  tail -c 64 "$work/sig.raw" >"$work/sig.bin"
+  holds "openssl verifies the Ed25519 signature over the body" \
+    openssl pkeyutl -verify -pubin -inkey "$work/log.pub.pem" -rawin -in "$work/body" -sigfile "$work/sig.bin"
+  run_sign --key "$work/log.pem" --name "$origin" - <"$work/body"
+  same "sign from standard input" "$work/signed.note" "$work/out"
+  run 0 "a signed note verifies" log verify-note --vkey "$vkey" "$work/signed.note"
+  run 1 "a signed note, another key of the same name" log verify-note --vkey "$other_vkey" "$work/signed.note"
+  sed 's/^7$/8/' "$work/signed.note" >"$work/changed.note"
+  run 1 "a signed note, its size changed" log verify-note --vkey "$vkey" "$work/changed.note"
+
+  # A second signature (a witness): both verify, each alone too; a broken one rejects the note.
+  holds "cosign a signed note" run_sign --key "$work/witness.pem" --name witness.example/w1 "$work/signed.note"
+  cp "$work/out" "$work/cosigned.note"
+  holds "a cosigned note keeps the first signature line" test "$(sed -n 5p "$work/cosigned.note")" = \
+    "$(sed -n 5p "$work/signed.note")"
+  run 0 "a cosigned note, both keys" log verify-note --vkey "$vkey" --vkey "$witness_vkey" "$work/cosigned.note"
+  run 0 "a cosigned note, the witness alone" log verify-note --vkey "$witness_vkey" "$work/cosigned.note"
+  run_sign --key "$work/witness.pem" --name witness.example/w1 "$work/changed.note"
+  { head -n 5 "$work/signed.note"; tail -n 1 "$work/out"; } >"$work/mixed.note"  # the witness signed another size
+  run 0 "a bad signature by a key not given is ignored" log verify-note --vkey "$vkey" "$work/mixed.note"
+  run 1 "a bad signature by a given key rejects the note" log verify-note --vkey "$vkey" --vkey "$witness_vkey" \
+    "$work/mixed.note"
+  run 2 "sign a note this key has signed" log sign --key "$work/log.pem" --name "$origin" "$work/signed.note"
+
+  # Unusable keys, names, verifier keys and notes (2).
+  run 2 "vkey without --name" log vkey --key "$work/log.pem"
+  run 2 "vkey without --key" log vkey --name "$origin"
+  run 2 "vkey, a missing key file" log vkey --key "$work/missing.pem" --name "$origin"
+  run 2 "vkey, an RSA key" log vkey --key "$work/rsa.pem" --name "$origin"
+  run 2 "vkey, an X25519 key" log vkey --key "$work/x25519.pem" --name "$origin"
+  run 2 "vkey, a public key" log vkey --key "$work/log.pub.pem" --name "$origin"
+  run 2 "vkey, an encrypted key" log vkey --key "$work/encrypted.pem" --name "$origin"
+  run 2 "vkey, not a key" log vkey --key "$work/body" --name "$origin"
+  run 2 "vkey, a name with a space" log vkey --key "$work/log.pem" --name "pg_act orders"
+  run 2 "vkey, a name with a plus" log vkey --key "$work/log.pem" --name "pg_act+orders"
+  run 2 "vkey, an empty name" log vkey --key "$work/log.pem" --name ""
+  run 2 "sign, an RSA key" log sign --key "$work/rsa.pem" --name "$origin" "$work/body"
+  run 2 "sign, a bad name" log sign --key "$work/log.pem" --name "a b" "$work/body"
+  run 2 "sign, a missing input" log sign --key "$work/log.pem" --name "$origin" "$work/missing"
+  printf 'no newline' >"$work/bad.text"
+  run 2 "sign, a text without its last newline" log sign --key "$work/log.pem" --name "$origin" "$work/bad.text"
+  printf 'a\ttab\n' >"$work/bad.text"
+  run 2 "sign, a text with a tab" log sign --key "$work/log.pem" --name "$origin" "$work/bad.text"
+  run 2 "sign, an empty input" log sign --key "$work/log.pem" --name "$origin" - </dev/null
+  run 2 "verify-note without --vkey" log verify-note "$work/spec.note"
+  run 2 "verify-note, a vkey without its key" log verify-note --vkey example.com/foo+530d903a "$work/spec.note"
+  run 2 "verify-note, a vkey with a wrong key ID" log verify-note \
+    --vkey example.com/foo+530d903b+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k "$work/spec.note"
+  run 2 "verify-note, a vkey with an upper-case key ID" log verify-note \
+    --vkey example.com/foo+530D903A+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k "$work/spec.note"
+  run 2 "verify-note, a vkey of another type" log verify-note \
+    --vkey example.com/foo+530d903a+AukyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k "$work/spec.note"
+  run 2 "verify-note, a short vkey" log verify-note \
+    --vkey example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U0= "$work/spec.note"
+  run 2 "verify-note, a note without signatures" log verify-note --vkey "$spec_vkey" "$work/spec.text"
+  printf 'This is an example message.\n\n- example.com/foo %s\n' "$spec_sig" >"$work/bad.note"
+  run 2 "verify-note, a hyphen for the em dash" log verify-note --vkey "$spec_vkey" "$work/bad.note"
+  printf 'This is an example message.\n\n\xe2\x80\x94 example.com/foo %s\n' "${spec_sig%=}" >"$work/bad.note"
+  run 2 "verify-note, a signature without its padding" log verify-note --vkey "$spec_vkey" "$work/bad.note"
+  printf 'This is an example message.\n\n\xe2\x80\x94 example.com/foo %s' "$spec_sig" >"$work/bad.note"
+  run 2 "verify-note, no last newline" log verify-note --vkey "$spec_vkey" "$work/bad.note"
+  printf 'This is an example message.\r\n\n\xe2\x80\x94 example.com/foo %s\n' "$spec_sig" >"$work/bad.note"
+  run 2 "verify-note, a carriage return" log verify-note --vkey "$spec_vkey" "$work/bad.note"
+  { cat "$work/spec.note"; tail -n 1 "$work/spec.note"; } >"$work/bad.note"
+  run 2 "verify-note, a given key signing twice" log verify-note --vkey "$spec_vkey" "$work/bad.note"
+  run 2 "verify-note, a missing input" log verify-note --vkey "$spec_vkey" "$work/missing"
+  run 2 "verify-note, an empty input" log verify-note --vkey "$spec_vkey" - </dev/null
+fi
+
 # ---- Help at every level (0) ------------------------------------------------------
 help "actctl --help" --help
 help "actctl log --help" log --help
 help "actctl log verify-inclusion --help" log verify-inclusion --help
 help "actctl log verify-consistency --help" log verify-consistency --help
+help "actctl log vkey --help" log vkey --help
+help "actctl log sign --help" log sign --help
+help "actctl log verify-note --help" log verify-note --help
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
