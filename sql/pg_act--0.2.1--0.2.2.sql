@@ -158,16 +158,74 @@ AS 'MODULE_PATHNAME', 'act_verify_log';
 COMMENT ON FUNCTION act.verify_log(bigint, bigint) IS
   'Checks entries [from_size, to_size) against their events and the stored tree against its entries; no rows when all agree';
 
+CREATE FUNCTION act.checkpoint() RETURNS text
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_checkpoint';
+COMMENT ON FUNCTION act.checkpoint() IS
+  'Seals, then states the tree as a C2SP checkpoint (signed with act.checkpoint_key_file when set), kept per size';
+
+-- sign = false: the checkpoint text without the database's signature, for
+-- signing outside the database (actctl log checkpoint --sign).
+CREATE FUNCTION act.checkpoint(sign boolean) RETURNS text
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_checkpoint';
+COMMENT ON FUNCTION act.checkpoint(boolean) IS
+  'act.checkpoint(), signed by the database''s key only when sign is true';
+
+CREATE FUNCTION act.add_checkpoint_signature(note text) RETURNS bigint
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_add_checkpoint_signature';
+COMMENT ON FUNCTION act.add_checkpoint_signature(text) IS
+  'Stores signatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size';
+
+CREATE FUNCTION act.register_log_key(vkey text) RETURNS text
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_register_log_key';
+COMMENT ON FUNCTION act.register_log_key(text) IS
+  'Registers a C2SP verifier key whose checkpoint signatures act.add_checkpoint_signature accepts; returns its name';
+
+-- Until a checkpoint covers the event: its size, or NULL at the timeout.
+CREATE FUNCTION act.log_wait(id bigint, timeout_ms int DEFAULT 10000) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  deadline timestamptz;
+  entry bigint;
+  covering bigint;
+BEGIN
+  IF log_wait.id IS NULL OR log_wait.timeout_ms IS NULL THEN
+    RAISE EXCEPTION 'id and timeout_ms must not be null' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  IF log_wait.timeout_ms < 0 THEN
+    RAISE EXCEPTION 'timeout_ms must be 0 or more, not %', log_wait.timeout_ms USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  deadline := clock_timestamp() + log_wait.timeout_ms * interval '1 millisecond';
+  LOOP
+    -- Each statement reads a fresh snapshot (READ COMMITTED).
+    entry := act.log_position(log_wait.id);
+    IF entry IS NOT NULL THEN
+      SELECT min(c.size) INTO covering FROM act.checkpoints c WHERE c.size > entry;
+      IF covering IS NOT NULL THEN RETURN covering; END IF;
+    END IF;
+    EXIT WHEN clock_timestamp() >= deadline;
+    PERFORM pg_sleep(least(0.01, extract(epoch FROM deadline - clock_timestamp())::float8));
+  END LOOP;
+  RETURN NULL;
+END $$;
+COMMENT ON FUNCTION act.log_wait(bigint, int) IS
+  'Waits until a checkpoint covers the event; the smallest such checkpoint''s size, NULL at the timeout';
+
 REVOKE ALL ON act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys FROM PUBLIC;
 REVOKE ALL ON FUNCTION act.seal(), act._seal_through(bigint, int), act.log_size(), act.merkle_root(bigint),
   act.log_position(bigint), act.prove_inclusion(bigint, bigint), act.prove_consistency(bigint, bigint),
   act.log_entries(bigint, bigint), act._stream_proof_target(text, bigint), act.prove_stream(text, bigint),
-  act.verify_log(bigint, bigint) FROM PUBLIC;
+  act.verify_log(bigint, bigint), act.checkpoint(), act.checkpoint(boolean), act.add_checkpoint_signature(text),
+  act.register_log_key(text), act.log_wait(bigint, int) FROM PUBLIC;
 GRANT SELECT ON act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys TO act_reader;
 GRANT EXECUTE ON FUNCTION act.log_size(), act.merkle_root(bigint), act.log_position(bigint),
   act.prove_inclusion(bigint, bigint), act.prove_consistency(bigint, bigint), act.log_entries(bigint, bigint),
-  act.prove_stream(text, bigint), act.verify_log(bigint, bigint) TO act_reader;
-GRANT EXECUTE ON FUNCTION act.seal() TO act_admin;
+  act.prove_stream(text, bigint), act.verify_log(bigint, bigint), act.log_wait(bigint, int) TO act_reader;
+GRANT EXECUTE ON FUNCTION act.seal(), act.checkpoint(), act.checkpoint(boolean), act.add_checkpoint_signature(text),
+  act.register_log_key(text) TO act_admin;
 SELECT pg_catalog.pg_extension_config_dump('act.log_state', '');
 SELECT pg_catalog.pg_extension_config_dump('act.log_tiles', '');
 SELECT pg_catalog.pg_extension_config_dump('act.log_entries', '');

@@ -14,6 +14,9 @@ namespace act::pg {
 
 bool g_notify_enabled = true;
 int g_notify_payload = kNotifyNames;
+char* g_log_origin = nullptr;
+char* g_checkpoint_key_file = nullptr;
+int g_seal_interval_ms = 1000;
 
 }  // namespace act::pg
 
@@ -57,5 +60,18 @@ void _PG_init(void) {
                            "sends {\"last\": id} only.",
                            &act::pg::g_notify_payload, act::pg::kNotifyNames, kPayloads, PGC_SUSET, 0, nullptr, nullptr,
                            nullptr);
+  DefineCustomStringVariable("act.log_origin", "The verifiable log's origin line in checkpoints, and their key name.",
+                             "Empty: pg_act/<database name>. Set it per database (ALTER DATABASE) to a name "
+                             "auditors know the log by.",
+                             &act::pg::g_log_origin, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  DefineCustomStringVariable("act.checkpoint_key_file",
+                             "An Ed25519 private key (PEM) act.checkpoint signs checkpoints with.",
+                             "Empty: checkpoints are signed outside the database (actctl log checkpoint --sign) "
+                             "and added with act.add_checkpoint_signature.",
+                             &act::pg::g_checkpoint_key_file, "", PGC_SUSET, 0, nullptr, nullptr, nullptr);
+  DefineCustomIntVariable("act.seal_interval_ms", "How often the seal worker seals each database (preloaded library).",
+                          "0 stops the worker's sealing; act.seal() still seals on demand.",
+                          &act::pg::g_seal_interval_ms, 1000, 0, 3600 * 1000, PGC_SIGHUP, GUC_UNIT_MS, nullptr,
+                          nullptr, nullptr);
   MarkGUCPrefixReserved("act");
 }

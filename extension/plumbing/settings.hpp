@@ -11,4 +11,14 @@ extern bool g_notify_enabled;
 enum NotifyPayload : int { kNotifyNames = 0, kNotifyPosition = 1 };
 extern int g_notify_payload;
 
+// act.log_origin: the verifiable log's name in checkpoints (and the key name
+// of the signature act.checkpoint adds); empty means pg_act/<database name>.
+extern char* g_log_origin;
+// act.checkpoint_key_file: an Ed25519 private key (PEM) act.checkpoint signs
+// with; empty: checkpoints are signed outside the database. Superuser-only.
+extern char* g_checkpoint_key_file;
+// act.seal_interval_ms: how often the seal worker of a preloaded library
+// seals each database; 0 stops it.
+extern int g_seal_interval_ms;
+
 }  // namespace act::pg

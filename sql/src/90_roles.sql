@@ -35,13 +35,14 @@ GRANT EXECUTE ON FUNCTION
   act.status(), act.lag(text, int), act.metrics(),
   act.log_size(), act.merkle_root(bigint), act.log_position(bigint), act.prove_inclusion(bigint, bigint),
   act.prove_consistency(bigint, bigint), act.log_entries(bigint, bigint), act.prove_stream(text, bigint),
-  act.verify_log(bigint, bigint)
+  act.verify_log(bigint, bigint), act.log_wait(bigint, int)
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
-  act.prioritize(jsonb, int), act.reset_counters(), act.seal() TO act_admin;
+  act.prioritize(jsonb, int), act.reset_counters(), act.seal(),
+  act.checkpoint(), act.checkpoint(boolean), act.add_checkpoint_signature(text), act.register_log_key(text) TO act_admin;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');

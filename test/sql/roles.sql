@@ -1,6 +1,6 @@
 -- Roles, grants, append-only tables, pinned search_path, pg_dump registration.
 BEGIN;
-SELECT plan(35);
+SELECT plan(38);
 
 SELECT has_role(r, r || ' exists') FROM unnest(ARRAY['act_reader', 'act_writer', 'act_worker', 'act_admin']) r;
 SELECT ok(pg_has_role('act_admin', 'act_worker', 'MEMBER') AND pg_has_role('act_worker', 'act_writer', 'MEMBER')
@@ -74,6 +74,12 @@ RESET ROLE;
 SET ROLE app_admin;
 SELECT throws_ok($$SET act.notify_payload = 'names'$$, '42501', NULL,
   'only a superuser chooses what notifications carry (act.notify_payload)');
+SELECT throws_ok($$SET act.checkpoint_key_file = '/tmp/other.pem'$$, '42501', NULL,
+  'only a superuser chooses the key checkpoints are signed with (act.checkpoint_key_file)');
+SELECT throws_ok($$SET act.log_origin = 'forged'$$, '42501', NULL, 'only a superuser names the log (act.log_origin)');
+RESET ROLE;
+SET ROLE app_reader;
+SELECT throws_ok($$SELECT act.checkpoint()$$, '42501', NULL, 'act_reader cannot checkpoint');
 RESET ROLE;
 
 SELECT * FROM finish();

@@ -28,7 +28,8 @@ SELECT functions_are('act', ARRAY['commit', 'forget_pii', 'query', 'version', 'm
   '_require_regex',
   '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_counters', 'reset_counters', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock',
   'prioritize', 'query_streams',
-  'log_size', 'merkle_root', 'log_position', 'prove_inclusion', 'prove_consistency', 'log_entries', 'prove_stream', 'verify_log', 'seal', '_seal_through', '_stream_proof_target'], 'the functions of schema act');
+  'log_size', 'merkle_root', 'log_position', 'prove_inclusion', 'prove_consistency', 'log_entries', 'prove_stream', 'verify_log', 'seal', '_seal_through', '_stream_proof_target',
+  'checkpoint', 'add_checkpoint_signature', 'register_log_key', 'log_wait'], 'the functions of schema act');
 
 SELECT is((SELECT cache_size FROM pg_sequences WHERE schemaname = 'act' AND sequencename = 'events_id_seq'), 1::bigint,
   'the id sequence caches nothing (concurrent mode relies on it)');
