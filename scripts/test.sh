@@ -61,6 +61,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "actctl-ops/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-prometheus.sh "$cluster")
   count "prometheus/$mode" "${p:-0}" "${f:-1}"
+  read -r p f < <(test/run-seal-worker.sh)
+  count "seal-worker/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-client.sh "$cluster")
   count "client/$mode" "$p" "$f"
   read -r p f < <(test/run-gap-safety.sh 3)

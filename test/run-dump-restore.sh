@@ -22,7 +22,14 @@ if ! createdb "$source_db" || ! sql "$source_db" -c 'CREATE EXTENSION pg_act' >/
   echo "0 1"
   exit 0
 fi
-before=$(sql "$source_db" -f test/operations/contents.sql)
+# The verifiable log: a checkpoint, then one event left unsealed.
+sql "$source_db" -c 'SELECT act.checkpoint()' -c "SELECT count(*) FROM act.commit('unsealed', '[{\"name\": \"A\"}]')" >/dev/null
+log_contents="SELECT 'log', (SELECT count(*) FROM act.log_tiles), md5(concat_ws('|',
+    (SELECT string_agg(l::text, ';') FROM (SELECT size, root, sealed_upto_id FROM act.log_state) l),
+    (SELECT string_agg(t::text, ';' ORDER BY t.level, t.idx) FROM act.log_tiles t),
+    (SELECT string_agg(b::text, ';' ORDER BY b.idx) FROM act.log_entries b),
+    (SELECT string_agg(c::text, ';' ORDER BY c.size) FROM act.checkpoints c)))"
+before=$(sql "$source_db" -f test/operations/contents.sql; sql "$source_db" -c "$log_contents")
 # Every table holds rows, so the comparison below compares something.
 check "the source database has rows in every table" \
   test "$(echo "$before" | awk -F'|' '$2 == 0' | wc -l)" -eq 0
@@ -30,12 +37,19 @@ check "the source database has rows in every table" \
 check "pg_dump" "$bindir/pg_dump" --format=custom --file="$dump" "$source_db"
 check "pg_restore into a new database" \
   bash -c "createdb '$restored_db' && '$bindir/pg_restore' --exit-on-error --dbname='$restored_db' '$dump'"
-after=$(sql "$restored_db" -f test/operations/contents.sql 2>&1)
+after=$(sql "$restored_db" -f test/operations/contents.sql 2>&1; sql "$restored_db" -c "$log_contents" 2>&1)
 while IFS='|' read -r table rows digest; do
   check "$table comes back as it was (before: $rows rows, $digest)" grep -qxF "$table|$rows|$digest" <<<"$after"
 done <<<"$before"
 check "every stream's chain verifies after the restore" \
-  test "$(sql "$restored_db" -c "SELECT format('%s invalid of %s', count(*) FILTER (WHERE NOT valid), count(*)) FROM act.verify()")" = "0 invalid of 20"
+  test "$(sql "$restored_db" -c "SELECT format('%s invalid of %s', count(*) FILTER (WHERE NOT valid), count(*)) FROM act.verify()")" = "0 invalid of 21"
+check "the log's tree verifies after the restore and the checkpoint's root is still its root" \
+  test "$(sql "$restored_db" -c "SELECT count(*) FROM act.verify_log()" \
+                             -c "SELECT bool_and(act.merkle_root(size) = root) FROM act.checkpoints")" = "$(printf '0\nt')"
+check "sealing goes on after the restore: a new event is the last entry" \
+  test "$(sql "$restored_db" -c "SELECT count(*) FROM act.commit('after-restore-log', '[{\"name\": \"A\"}]')" \
+           -c 'SELECT count(*) FROM act.seal()' \
+           -c "SELECT act.log_position(max(id)) = (SELECT size - 1 FROM act.log_size()) FROM act.events")" = "$(printf '1\n1\nt')"
 check "ids go on after the highest restored one" \
   test "$(sql "$restored_db" -c "SELECT (SELECT id FROM act.commit('after-restore', '[{\"name\": \"A\"}]')) = max(id) + 1 FROM act.events WHERE stream <> 'after-restore'")" = t
 check "a closed stream stays closed" \

@@ -3,6 +3,7 @@
 #include "error_bridge.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
+#include "seal_worker.hpp"
 #include "settings.hpp"
 
 extern "C" {
@@ -42,6 +43,7 @@ void _PG_init(void) {
     act::pg::InstallConcurrentMode();
     act::pg::InstallHeadCache();
     act::pg::InstallCounters();
+    act::pg::InstallSealWorker();
     g_previous_emit_log_hook = emit_log_hook;
     emit_log_hook = HintMissingExtension;
   }

@@ -1,0 +1,221 @@
+// Background workers only call Postgres's C API here (no C++ objects, no
+// exceptions): an error ends the worker the way Postgres ends any worker, and
+// the launcher starts the next one at the next interval. The sealing itself
+// runs through SQL (SELECT act.seal()), inside the error bridge.
+#include "seal_worker.hpp"
+
+#include "pg.hpp"
+
+extern "C" {
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/tableam.h"
+#include "catalog/pg_database.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/spin.h"
+#include "tcop/tcopprot.h"
+#include "utils/snapmgr.h"
+}
+
+#include "settings.hpp"
+#include "shared_memory.hpp"
+
+extern "C" {
+PGDLLEXPORT void act_seal_launcher_main(Datum);
+PGDLLEXPORT void act_seal_database_main(Datum);
+}
+
+namespace act::pg {
+namespace {
+
+constexpr int kDatabaseSlots = 64;
+constexpr int kMaxSealersAtOnce = 2;
+constexpr long kRecheckWithoutLogMs = 5000;
+
+// What the workers found, for the launcher: which databases have no log.
+struct DatabaseSeen {
+  Oid database;
+  bool has_log;
+  TimestampTz checked;
+};
+struct SealShared {
+  slock_t mutex;
+  DatabaseSeen seen[kDatabaseSlots];
+};
+SealShared* g_seal_shared = nullptr;
+
+Size SealSharedSize() { return sizeof(SealShared); }
+
+void AttachSealShared(void* memory, bool found) {
+  g_seal_shared = static_cast<SealShared*>(memory);
+  if (found) return;
+  SpinLockInit(&g_seal_shared->mutex);
+  for (DatabaseSeen& slot : g_seal_shared->seen) slot = {InvalidOid, false, 0};
+}
+
+void RecordSeen(Oid database, bool has_log) {
+  const TimestampTz now = GetCurrentTimestamp();
+  SpinLockAcquire(&g_seal_shared->mutex);
+  DatabaseSeen* target = nullptr;
+  for (DatabaseSeen& slot : g_seal_shared->seen) {
+    if (slot.database == database) {
+      target = &slot;
+      break;
+    }
+    if (target == nullptr && (slot.database == InvalidOid || slot.checked < now - kRecheckWithoutLogMs * 1000 * 10))
+      target = &slot;
+  }
+  if (target != nullptr) *target = {database, has_log, now};
+  SpinLockRelease(&g_seal_shared->mutex);
+}
+
+// Whether a worker found the database without the log a short while ago.
+bool RecentlyWithoutLog(Oid database, TimestampTz now) {
+  bool without = false;
+  SpinLockAcquire(&g_seal_shared->mutex);
+  for (const DatabaseSeen& slot : g_seal_shared->seen)
+    if (slot.database == database) {
+      without = !slot.has_log && slot.checked > now - kRecheckWithoutLogMs * 1000;
+      break;
+    }
+  SpinLockRelease(&g_seal_shared->mutex);
+  return without;
+}
+
+void FillWorker(BackgroundWorker* worker, const char* name, const char* function) {
+  memset(worker, 0, sizeof(*worker));
+  worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+  worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
+  snprintf(worker->bgw_library_name, BGW_MAXLEN, "pg_act");
+  snprintf(worker->bgw_function_name, BGW_MAXLEN, "%s", function);
+  snprintf(worker->bgw_name, BGW_MAXLEN, "%s", name);
+  snprintf(worker->bgw_type, BGW_MAXLEN, "%s", name);
+}
+
+// The databases one may connect to, into `databases` (at most `capacity`).
+int ListDatabases(Oid* databases, int capacity) {
+  int count = 0;
+  StartTransactionCommand();
+  Relation relation = table_open(DatabaseRelationId, AccessShareLock);
+  TableScanDesc scan = table_beginscan_catalog(relation, 0, nullptr);
+  HeapTuple tuple;
+  while (count < capacity && (tuple = heap_getnext(scan, ForwardScanDirection)) != nullptr) {
+    const Form_pg_database database = reinterpret_cast<Form_pg_database>(GETSTRUCT(tuple));
+    if (database->datallowconn && !database->datistemplate) databases[count++] = database->oid;
+  }
+  table_endscan(scan);
+  table_close(relation, AccessShareLock);
+  CommitTransactionCommand();
+  return count;
+}
+
+struct Running {
+  Oid database;
+  BackgroundWorkerHandle* handle;
+};
+
+bool StillRunning(BackgroundWorkerHandle* handle) {
+  pid_t pid;
+  const BgwHandleStatus status = GetBackgroundWorkerPid(handle, &pid);
+  return status == BGWH_STARTED || status == BGWH_NOT_YET_STARTED;
+}
+
+void StartSealers(Running* running, int* running_count) {
+  // Forget the workers that have ended.
+  int kept = 0;
+  for (int i = 0; i < *running_count; ++i) {
+    if (StillRunning(running[i].handle))
+      running[kept++] = running[i];
+    else
+      pfree(running[i].handle);
+  }
+  *running_count = kept;
+
+  Oid databases[1024];
+  const int count = ListDatabases(databases, lengthof(databases));
+  const TimestampTz now = GetCurrentTimestamp();
+  // Round robin: where the last pass stopped, so no database waits for ever.
+  static int next_start = 0;
+  for (int n = 0; n < count && *running_count < kMaxSealersAtOnce; ++n) {
+    const int i = (next_start + n) % count;
+    next_start = i + 1;
+    bool busy = false;
+    for (int j = 0; j < *running_count; ++j) busy = busy || running[j].database == databases[i];
+    if (busy || RecentlyWithoutLog(databases[i], now)) continue;
+    BackgroundWorker worker;
+    FillWorker(&worker, "pg_act sealer", "act_seal_database_main");
+    worker.bgw_restart_time = BGW_NEVER_RESTART;
+    worker.bgw_main_arg = ObjectIdGetDatum(databases[i]);
+    worker.bgw_notify_pid = MyProcPid;
+    BackgroundWorkerHandle* handle = nullptr;
+    if (!RegisterDynamicBackgroundWorker(&worker, &handle)) break;  // no free worker slot: next time
+    running[(*running_count)++] = {databases[i], handle};
+  }
+}
+
+}  // namespace
+
+void InstallSealWorker() {
+  RegisterSharedArea({"pg_act seal worker", SealSharedSize, AttachSealShared});
+  BackgroundWorker worker;
+  FillWorker(&worker, "pg_act seal launcher", "act_seal_launcher_main");
+  worker.bgw_restart_time = 10;
+  RegisterBackgroundWorker(&worker);
+}
+
+}  // namespace act::pg
+
+void act_seal_launcher_main(Datum) {
+  pqsignal(SIGHUP, SignalHandlerForConfigReload);
+  pqsignal(SIGTERM, die);
+  BackgroundWorkerUnblockSignals();
+  BackgroundWorkerInitializeConnection(nullptr, nullptr, 0);  // shared catalogs only
+  act::pg::Running running[act::pg::kMaxSealersAtOnce];
+  int running_count = 0;
+  for (;;) {
+    const int interval = act::pg::g_seal_interval_ms > 0 ? act::pg::g_seal_interval_ms : 1000;
+    (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, interval, PG_WAIT_EXTENSION);
+    ResetLatch(MyLatch);
+    CHECK_FOR_INTERRUPTS();
+    if (ConfigReloadPending) {
+      ConfigReloadPending = false;
+      ProcessConfigFile(PGC_SIGHUP);
+    }
+    if (act::pg::g_seal_interval_ms > 0) act::pg::StartSealers(running, &running_count);
+  }
+}
+
+void act_seal_database_main(Datum argument) {
+  const Oid database = DatumGetObjectId(argument);
+  pqsignal(SIGTERM, die);
+  BackgroundWorkerUnblockSignals();
+  BackgroundWorkerInitializeConnectionByOid(database, InvalidOid, 0);
+  SetCurrentStatementStartTimestamp();
+  StartTransactionCommand();
+  if (SPI_connect() != SPI_OK_CONNECT) elog(ERROR, "pg_act sealer: SPI_connect failed");
+  PushActiveSnapshot(GetTransactionSnapshot());
+  pgstat_report_activity(STATE_RUNNING, "pg_act: sealing the log");
+  // A schema of a version with the verifiable log (0.2.2 on).
+  const int found = SPI_execute(
+      "SELECT 1 FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_class c ON c.relnamespace = e.extnamespace "
+      "WHERE e.extname = 'pg_act' AND c.relname = 'log_state'",
+      true, 1);
+  const bool has_log = found == SPI_OK_SELECT && SPI_processed > 0;
+  PopActiveSnapshot();
+  if (has_log) {
+    SetCurrentStatementStartTimestamp();
+    PushActiveSnapshot(GetTransactionSnapshot());
+    if (SPI_execute("SELECT size FROM act.seal()", false, 0) != SPI_OK_SELECT)
+      elog(ERROR, "pg_act sealer: act.seal() failed");
+    PopActiveSnapshot();
+  }
+  SPI_finish();
+  CommitTransactionCommand();
+  pgstat_report_activity(STATE_IDLE, nullptr);
+  act::pg::RecordSeen(database, has_log);
+  proc_exit(0);
+}
