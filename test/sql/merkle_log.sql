@@ -2,7 +2,7 @@
 -- act.prove_inclusion, act.prove_consistency, act.log_entries, act.prove_stream,
 -- act.verify_log; roots and proofs checked against RFC 9162 written in SQL.
 BEGIN;
-SELECT plan(69);
+SELECT plan(72);
 \ir lib/refused.sql
 \ir lib/merkle.sql
 
@@ -130,6 +130,13 @@ SELECT is((SELECT size FROM act.seal()), 607::bigint, 'the tombstone is sealed a
 SELECT ok((SELECT pg_temp.consistency_holds(605, s.size, act.merkle_root(605), s.root, act.prove_consistency(605, s.size))
              FROM act.log_size() s), 'the tree after truncate is consistent with the one before');
 SELECT is_empty('SELECT * FROM act.verify_log()', 'a truncated log verifies');
+
+-- Forgetting personal data changes nothing the tree holds (pii is not hashed).
+SELECT count(*) FROM act.commit('m-pii', '[{"name": "A", "pii": {"email": "a@example.com"}}]');
+SELECT root AS root_with_pii FROM act.seal() \gset
+SELECT is(act.forget_pii('m-pii'), 1::bigint, 'forget_pii erases the event''s pii');
+SELECT is((SELECT root FROM act.seal()), :'root_with_pii'::bytea, 'and the tree''s root stays what it was');
+SELECT is_empty('SELECT * FROM act.verify_log()', 'and the log still verifies');
 
 SELECT * FROM finish();
 ROLLBACK;
