@@ -135,7 +135,7 @@ from_scrape() {
     keys = labels; gsub(/="[^"]*"/, "", keys)
     print name "|" keys "|" lane "|" value }' "$scrape" | normalize
 }
-changing='^pg_act_(oldest_work_age|horizon_held)_seconds[|]'
+changing='^pg_act_(oldest_work_age|horizon_held|log_unsealed_age)_seconds[|]'
 value_in() {  # value_in LINES NAME [LANE]: the value of that sample, nothing when there is none
   awk -F'|' -v name="$2" -v lane="${3:-}" '$1 == name && $3 == lane { print $4 }' <<<"$1"
 }
@@ -165,7 +165,7 @@ steady=$(grep -Ev "$changing" <<<"$before")
 check "act.metrics() has the store-wide figures and three per lane for two lanes" test "$(wc -l <<<"$steady")" -ge 11
 check "the scrape's pg_act_* samples equal act.metrics() (diff below: - act.metrics(), + scrape)" \
   diff <(echo "$steady") <(grep -Ev "$changing" <<<"$samples") >&2
-for name in pg_act_oldest_work_age_seconds pg_act_horizon_held_seconds; do
+for name in pg_act_oldest_work_age_seconds pg_act_horizon_held_seconds pg_act_log_unsealed_age_seconds; do
   scraped=$(value_in "$samples" "$name")
   check "$name is at least act.metrics()'s before the scrape" compare "$scraped" '>=' "$(value_in "$before" "$name")"
   check "$name is at most act.metrics()'s after the scrape" compare "$(value_in "$after" "$name")" '>=' "$scraped"
@@ -173,7 +173,7 @@ done
 
 # Each family with HELP and TYPE; those of always in either mode.
 always=(pg_act_concurrent_mode pg_act_horizon pg_act_max_event_id pg_act_subscriptions pg_act_expired_leases
-        pg_act_oldest_work_age_seconds pg_act_horizon_held_seconds
+        pg_act_oldest_work_age_seconds pg_act_horizon_held_seconds pg_act_log_entries pg_act_log_unsealed_age_seconds
         pg_act_subscriptions_with_work pg_act_subscriptions_blocked pg_act_subscriptions_leased)
 mapfile -t families < <({ cut -d'|' -f1 <<<"$before"; printf '%s\n' "${always[@]}"; } | grep . | sort -u)
 for name in "${families[@]}"; do

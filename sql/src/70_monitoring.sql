@@ -74,7 +74,10 @@ CREATE FUNCTION act.status()
 RETURNS TABLE(mode text, horizon bigint, max_event_id bigint, sealed_size bigint, subscriptions bigint,
               with_work bigint, blocked bigint, leased bigint, expired_leases bigint, oldest_work_age interval,
               horizon_held_for interval)
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
+  -- Without JIT: with seqscans off, a scan of the one-row act.log_state is costed
+  -- high enough for JIT to compile the query for seconds on every call.
+  SET jit = off AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
@@ -106,7 +109,10 @@ COMMENT ON FUNCTION act.reset_counters() IS 'Zeroes this database''s cumulative 
 -- Prometheus-shaped figures: one row per sample. Labels never carry a stream
 -- name (unbounded cardinality, and names can be personal data).
 CREATE FUNCTION act.metrics() RETURNS TABLE(metric text, labels jsonb, value double precision)
-LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off AS $$
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
+  -- Without JIT: with seqscans off, a scan of the one-row act.log_state is costed
+  -- high enough for JIT to compile the query for seconds on every call.
+  SET jit = off AS $$
 #variable_conflict use_column
 BEGIN
   -- One pass over the work set for every figure, store-wide and per lane.
@@ -122,7 +128,12 @@ BEGIN
     ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
-       (SELECT min(h.since) FROM act.horizon_holders() h)), 0)::double precision))
+       (SELECT min(h.since) FROM act.horizon_holders() h)), 0)::double precision),
+    ('pg_act_log_entries', coalesce((SELECT l.size FROM act.log_state l), 0)::double precision),
+    -- The oldest event the log's tree does not hold yet: one primary-key lookup.
+    ('pg_act_log_unsealed_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
+       (SELECT e.created FROM act.events e
+         WHERE e.id > coalesce((SELECT l.sealed_upto_id FROM act.log_state l), 0) ORDER BY e.id LIMIT 1)), 0)::double precision))
   SELECT t.metric, '{}'::jsonb, t.value FROM totals t
   UNION ALL
   SELECT 'pg_act_subscriptions_' || k.kind, jsonb_build_object('lane', l.lane),
