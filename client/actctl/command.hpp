@@ -37,6 +37,8 @@ struct Database;  // database.hpp: the connection options every database command
 // One function per command file; each adds its subcommands under `parent`.
 void AddLogVerify(CLI::App& log, Chosen& chosen);                       // log_verify.cpp
 void AddLogNote(CLI::App& log, Chosen& chosen);                         // log_note.cpp: vkey, sign, verify-note
+void AddLogCheckpoint(CLI::App& log, const Database& db, Chosen& chosen);  // log_checkpoint.cpp
+void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen);       // log_audit.cpp
 void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   log->require_subcommand(1);
   actctl::AddLogVerify(*log, chosen);
   actctl::AddLogNote(*log, chosen);
+  actctl::AddLogCheckpoint(*log, db, chosen);
+  actctl::AddLogAudit(*log, db, chosen);
   actctl::AddStatus(app, db, chosen);
   actctl::AddLag(app, db, chosen);
   actctl::AddBlocked(app, db, chosen);

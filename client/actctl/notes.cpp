@@ -36,6 +36,10 @@ core::NoteSigner LoadSigner(const std::string& key_file, const std::string& name
     core::ValidateKeyName(name, "--name");
     return 0;
   });
+  return LoadKey(key_file);
+}
+
+core::NoteSigner LoadKey(const std::string& key_file) {
   return AsUsage("--key", [&] { return core::NoteSigner::FromPemFile(key_file); });
 }
 

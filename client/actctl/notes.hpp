@@ -12,6 +12,8 @@ namespace actctl {
 
 // The Ed25519 key of --key, for signing under --name (both checked).
 act::core::NoteSigner LoadSigner(const std::string& key_file, const std::string& name);
+// The same without a name (the command finds it elsewhere).
+act::core::NoteSigner LoadKey(const std::string& key_file);
 act::core::VerifierKey ParseVkeyOption(std::string_view option, std::string_view vkey);
 // A file's text, or standard input for "-"; at most 1 MiB (a note is small).
 std::string ReadNoteInput(const std::string& path);

@@ -378,6 +378,17 @@ else
   run 2 "verify-note, a given key signing twice" log verify-note --vkey "$spec_vkey" "$work/bad.note"
   run 2 "verify-note, a missing input" log verify-note --vkey "$spec_vkey" "$work/missing"
   run 2 "verify-note, an empty input" log verify-note --vkey "$spec_vkey" - </dev/null
+
+  # The database commands refuse what they can judge before connecting (2).
+  run 2 "audit, no pin and no --init" log audit --pin "$work/missing.pin" --vkey "$vkey"
+  run 2 "audit, --full and --sample" log audit --pin "$work/signed.note" --vkey "$vkey" --full --sample 3
+  run 2 "audit, --sample 0" log audit --pin "$work/signed.note" --vkey "$vkey" --sample 0
+  run 2 "audit, a bad vkey" log audit --pin "$work/signed.note" --vkey example.com/foo+530d903a --init
+  run 2 "audit, a pin another key signed" log audit --pin "$work/signed.note" --vkey "$other_vkey"
+  run 2 "audit, a pin that is no checkpoint" log audit --pin "$work/spec.note" --vkey "$spec_vkey"
+  run 2 "audit, the pin on standard input" log audit --pin - --vkey "$vkey"
+  run 2 "checkpoint, an RSA key" log checkpoint --sign "$work/rsa.pem"
+  run 2 "checkpoint, a missing key" log checkpoint --sign "$work/missing.pem"
 fi
 
 # ---- Help at every level (0) ------------------------------------------------------
@@ -388,6 +399,8 @@ help "actctl log verify-consistency --help" log verify-consistency --help
 help "actctl log vkey --help" log vkey --help
 help "actctl log sign --help" log sign --help
 help "actctl log verify-note --help" log verify-note --help
+help "actctl log checkpoint --help" log checkpoint --help
+help "actctl log audit --help" log audit --help
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,355 @@
+// actctl log audit's entry checks: the log's entries against the events they
+// stand for, each event's hash recomputed from its row with core's encoder
+// (docs/hash-chain.md) along its stream's chain, and the tree of the entries
+// against the checkpoint's root (all of them, or inclusion proofs of some).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "act/core/encoding.hpp"
+#include "act/core/event_hash.hpp"
+#include "act/core/merkle.hpp"
+#include "audit.hpp"
+
+namespace actctl {
+
+namespace {
+
+namespace core = act::core;
+namespace merkle = act::core::merkle;
+using core::Hash;
+
+constexpr std::int64_t kPageRows = 5000;
+
+constexpr const char* kEventColumns =
+    "e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, "
+    "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex')";
+
+// A hash the database gave as hex; LogBroken naming `what` when it is not 32 bytes.
+Hash StoredHash(const pqxx::field& field, const std::string& what) {
+  if (field.is_null()) throw LogBroken(what + " is NULL");
+  if (const auto hash = core::HashFromHex(field.c_str())) return *hash;
+  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, field.c_str()));
+}
+
+struct EventRow {
+  std::int64_t id = 0;
+  std::string stream;
+  std::int32_t version = 0;
+  std::string name, data, meta;
+  std::int64_t created_micros = 0;
+  Hash hash{};
+
+  explicit EventRow(const pqxx::row& row)
+      : id(row[0].as<std::int64_t>()),
+        stream(row[1].c_str()),
+        version(row[2].as<std::int32_t>()),
+        name(row[3].c_str()),
+        data(row[4].c_str()),
+        meta(row[5].c_str()),
+        created_micros(row[6].as<std::int64_t>()),
+        hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))) {}
+
+  std::string Label() const { return fmt::format("event id {} (stream \"{}\" version {})", id, stream, version); }
+};
+
+struct Entry {
+  std::int64_t position = 0;
+  std::int64_t id = 0;
+  Hash hash{};
+};
+
+Entry EntryOf(const pqxx::row& row) {
+  const auto position = row[0].as<std::int64_t>();
+  if (row[1].is_null()) throw LogBroken(fmt::format("entry {} has no event id", position));
+  return Entry{position, row[1].as<std::int64_t>(), StoredHash(row[2], fmt::format("the hash of entry {}", position))};
+}
+
+// act.log_entries over positions [from, to), in position order.
+pqxx::result EntryRows(pqxx::transaction_base& txn, std::int64_t from, std::int64_t to) {
+  return txn.exec_params("SELECT position, id, encode(hash, 'hex') FROM act.log_entries($1, $2) ORDER BY position",
+                         from, to);
+}
+
+// Each stream's chain, checked event by event in version order from its
+// start: version 0 chained to zeros, or the version its anchor names.
+class ChainChecker {
+ public:
+  explicit ChainChecker(pqxx::transaction_base& txn) {
+    for (const pqxx::row& row : txn.exec("SELECT stream, version, encode(prev, 'hex') FROM act.stream_anchors")) {
+      const std::string stream = row[0].c_str();
+      anchors_.emplace(stream, Anchor{row[1].as<std::int32_t>(),
+                                      StoredHash(row[2], fmt::format("the anchor of stream \"{}\"", stream))});
+    }
+  }
+
+  // The stream's highest checked version; -1 when none.
+  std::int32_t CheckedUpTo(const std::string& stream) const {
+    const auto head = heads_.find(stream);
+    return head == heads_.end() ? -1 : head->second.version;
+  }
+
+  // LogBroken unless `event` follows the stream's last checked event (or
+  // starts it) and its stored hash is the hash of its content and chain.
+  void Check(const EventRow& event) {
+    Hash prev{};
+    const auto head = heads_.find(event.stream);
+    if (head != heads_.end()) {
+      const std::int32_t last = head->second.version;
+      if (event.version != last + 1)
+        throw LogBroken(event.version <= last
+                            ? fmt::format("{} comes after version {} of its stream in id order", event.Label(), last)
+                            : fmt::format("{}: versions {} to {} of the stream are missing", event.Label(), last + 1,
+                                          event.version - 1));
+      prev = head->second.hash;
+    } else if (event.version != 0) {
+      const auto anchor = anchors_.find(event.stream);
+      if (anchor == anchors_.end() || anchor->second.version != event.version)
+        throw LogBroken(
+            fmt::format("{}: the stream starts at version {} without an anchor there: earlier events "
+                        "were removed",
+                        event.Label(), event.version));
+      prev = anchor->second.prev;
+      used_anchors_.push_back(event.stream);
+    }
+    const Hash computed = hasher_.Compute(
+        prev, core::EventFields{event.stream, event.version, event.name, event.data, event.meta, event.created_micros});
+    if (computed != event.hash)
+      throw LogBroken(fmt::format(
+          "{}: its stored hash {} is not the hash of its content chained to {} ({}): the event or its hash was "
+          "changed",
+          event.Label(), core::ToHex(event.hash), head != heads_.end() ? "the version before" : "its start",
+          core::ToHex(computed)));
+    heads_.insert_or_assign(event.stream, Head{event.version, computed});
+    ++chained_;
+  }
+
+  struct Anchor {
+    std::int32_t version = 0;
+    Hash prev{};
+  };
+  // The anchors that started a checked stream: their prev must be a deleted entry's hash.
+  std::vector<std::pair<std::string, Anchor>> UsedAnchors() const {
+    std::vector<std::pair<std::string, Anchor>> used;
+    for (const std::string& stream : used_anchors_) used.emplace_back(stream, anchors_.at(stream));
+    return used;
+  }
+  std::unordered_set<std::string> AnchorPrevs() const {
+    std::unordered_set<std::string> prevs;
+    for (const auto& [stream, anchor] : anchors_) prevs.emplace(anchor.prev.begin(), anchor.prev.end());
+    return prevs;
+  }
+  std::uint64_t chained() const { return chained_; }
+
+ private:
+  struct Head {
+    std::int32_t version = 0;
+    Hash hash{};
+  };
+  std::unordered_map<std::string, Anchor> anchors_;
+  std::unordered_map<std::string, Head> heads_;
+  std::vector<std::string> used_anchors_;
+  core::EventHasher hasher_;
+  std::uint64_t chained_ = 0;
+};
+
+// The events with ids in (after, last_id], in id order, a page at a time.
+class EventPages {
+ public:
+  EventPages(pqxx::transaction_base& txn, std::int64_t last_id) : txn_(txn), last_id_(last_id) {}
+
+  const EventRow* Peek() {
+    if (next_ == page_.size() && !done_) Fetch();
+    return next_ < page_.size() ? &page_[next_] : nullptr;
+  }
+  void Pop() { ++next_; }
+
+ private:
+  void Fetch() {
+    page_.clear();
+    next_ = 0;
+    const pqxx::result rows = txn_.exec_params(
+        fmt::format("SELECT {} FROM act.events e WHERE e.id > $1 AND e.id <= $2 ORDER BY e.id LIMIT $3", kEventColumns),
+        after_, last_id_, kPageRows);
+    for (const pqxx::row& row : rows) page_.emplace_back(row);
+    if (!page_.empty()) after_ = page_.back().id;
+    done_ = static_cast<std::int64_t>(rows.size()) < kPageRows;
+  }
+
+  pqxx::transaction_base& txn_;
+  const std::int64_t last_id_;
+  std::int64_t after_ = 0;  // ids start at 1
+  std::vector<EventRow> page_;
+  std::size_t next_ = 0;
+  bool done_ = false;
+};
+
+void CheckAnchors(const ChainChecker& chains, const std::unordered_set<std::string>& deleted_hashes) {
+  for (const auto& [stream, anchor] : chains.UsedAnchors()) {
+    const std::string prev(anchor.prev.begin(), anchor.prev.end());
+    if (!deleted_hashes.contains(prev))
+      throw LogBroken(
+          fmt::format("the anchor of stream \"{}\" at version {} chains to {}, which is the hash of no "
+                      "deleted entry of the log",
+                      stream, anchor.version, core::ToHex(anchor.prev)));
+  }
+}
+
+}  // namespace
+
+merkle::Path HashList(const std::string& text, const std::string& what) {
+  merkle::Path path;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const auto hash = core::HashFromHex(std::string_view(text).substr(start, comma - start));
+    if (!hash) throw LogBroken(fmt::format("{}: element {} is not a 32-byte hash", what, path.size() + 1));
+    path.push_back(*hash);
+    start = comma + 1;
+  }
+  return path;
+}
+
+EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint& checkpoint) {
+  EntryReport report;
+  const auto size = static_cast<std::int64_t>(checkpoint.size);
+  if (size == 0) {
+    if (checkpoint.root != merkle::EmptyRoot())
+      throw LogBroken("the checkpoint of size 0 has a root that is not the empty tree's");
+    return report;
+  }
+  const pqxx::result last = EntryRows(txn, size - 1, size);
+  if (last.empty()) throw LogBroken(fmt::format("act.log_entries has no entry at position {}", size - 1));
+  const std::int64_t last_id = EntryOf(last[0]).id;
+
+  ChainChecker chains(txn);
+  EventPages events(txn, last_id);
+  merkle::Frontier frontier;
+  // The hashes of deleted entries, as far as anchors need them.
+  const std::unordered_set<std::string> anchor_prevs = chains.AnchorPrevs();
+  std::unordered_set<std::string> deleted_hashes;
+  std::int64_t previous_id = 0;
+  for (std::int64_t from = 0; from < size; from += kPageRows) {
+    const std::int64_t to = std::min(size, from + kPageRows);
+    const pqxx::result rows = EntryRows(txn, from, to);
+    if (static_cast<std::int64_t>(rows.size()) != to - from)
+      throw LogBroken(
+          fmt::format("act.log_entries gives {} entries for positions {} to {}", rows.size(), from, to - 1));
+    std::int64_t position = from;
+    for (const pqxx::row& row : rows) {
+      const Entry entry = EntryOf(row);
+      if (entry.position != position)
+        throw LogBroken(fmt::format("act.log_entries gives position {} where {} belongs", entry.position, position));
+      if (entry.id <= previous_id)
+        throw LogBroken(
+            fmt::format("entry {} holds event id {}, not above entry {}'s {}: the entries are not in id "
+                        "order",
+                        position, entry.id, position - 1, previous_id));
+      while (const EventRow* event = events.Peek()) {
+        if (event->id >= entry.id) break;
+        throw LogBroken(
+            fmt::format("{} is in no entry of the log: it was inserted after it was sealed, or its entry "
+                        "was removed",
+                        event->Label()));
+      }
+      const EventRow* event = events.Peek();
+      if (event && event->id == entry.id) {
+        chains.Check(*event);
+        if (entry.hash != event->hash)
+          throw LogBroken(fmt::format("entry {} ({}): the entry holds hash {}, the event {}", position, event->Label(),
+                                      core::ToHex(entry.hash), core::ToHex(event->hash)));
+        events.Pop();
+        ++report.events;
+      } else {
+        ++report.deleted;  // deleted by act.truncate: its entry is all that is left
+        const std::string hash(entry.hash.begin(), entry.hash.end());
+        if (anchor_prevs.contains(hash)) deleted_hashes.insert(hash);
+      }
+      frontier.Append(merkle::LeafHash(entry.hash));
+      previous_id = entry.id;
+      ++position;
+      ++report.entries;
+    }
+  }
+  CheckAnchors(chains, deleted_hashes);
+  if (frontier.Root() != checkpoint.root)
+    throw LogBroken(fmt::format("the root of the {} entries is {}, not the checkpoint's {}", size,
+                                core::ToHex(frontier.Root()), core::ToHex(checkpoint.root)));
+  report.chained = chains.chained();
+  return report;
+}
+
+EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpoint& checkpoint, std::uint64_t count,
+                                std::mt19937_64& random) {
+  EntryReport report;
+  const std::uint64_t size = checkpoint.size;
+  std::set<std::uint64_t> positions;
+  if (count >= size) {
+    for (std::uint64_t p = 0; p < size; ++p) positions.insert(p);
+  } else {
+    // Floyd's algorithm: `count` distinct positions, each equally likely.
+    for (std::uint64_t j = size - count; j < size; ++j) {
+      const std::uint64_t t = std::uniform_int_distribution<std::uint64_t>(0, j)(random);
+      if (!positions.insert(t).second) positions.insert(j);
+    }
+  }
+  ChainChecker chains(txn);
+  for (const std::uint64_t p : positions) {
+    const auto position = static_cast<std::int64_t>(p);
+    const pqxx::result rows = EntryRows(txn, position, position + 1);
+    if (rows.size() != 1)
+      throw LogBroken(fmt::format("act.log_entries gives {} entries at position {}", rows.size(), p));
+    const Entry entry = EntryOf(rows[0]);
+    if (entry.position != position)
+      throw LogBroken(fmt::format("act.log_entries gives position {} where {} belongs", entry.position, position));
+    const pqxx::result event_rows =
+        txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.id = $1", kEventColumns), entry.id);
+    if (event_rows.empty()) {
+      ++report.deleted;
+    } else {
+      const EventRow event(event_rows[0]);
+      // The stream's chain up to this event, from where the last sample of it stopped.
+      for (std::int32_t after = chains.CheckedUpTo(event.stream); after < event.version;) {
+        const pqxx::result chain = txn.exec_params(
+            fmt::format("SELECT {} FROM act.events e WHERE e.stream = $1 AND e.version > $2 AND e.version <= $3 "
+                        "ORDER BY e.version LIMIT $4",
+                        kEventColumns),
+            event.stream, after, event.version, kPageRows);
+        if (chain.empty())
+          throw LogBroken(fmt::format("{}: the stream's events before it cannot be read", event.Label()));
+        for (const pqxx::row& row : chain) chains.Check(EventRow(row));
+        after = chains.CheckedUpTo(event.stream);
+      }
+      if (entry.hash != event.hash)
+        throw LogBroken(fmt::format("entry {} ({}): the entry holds hash {}, the event {}", p, event.Label(),
+                                    core::ToHex(entry.hash), core::ToHex(event.hash)));
+      ++report.events;
+    }
+    const pqxx::row proof = txn.exec_params1(
+        "SELECT p.leaf_index, p.tree_size, encode(p.leaf_hash, 'hex'), "
+        "array_to_string(ARRAY(SELECT encode(h, 'hex') FROM unnest(p.path) WITH ORDINALITY AS u(h, i) ORDER BY u.i), "
+        "','), encode(p.root, 'hex') FROM act.prove_inclusion($1, $2) p",
+        entry.id, static_cast<std::int64_t>(size));
+    const std::string what = fmt::format("the inclusion proof of entry {} (event id {})", p, entry.id);
+    const Hash leaf = merkle::LeafHash(entry.hash);
+    if (proof[0].as<std::int64_t>() != position || proof[1].as<std::int64_t>() != static_cast<std::int64_t>(size))
+      throw LogBroken(fmt::format("{} is for position {} of a tree of {}", what, proof[0].c_str(), proof[1].c_str()));
+    if (StoredHash(proof[2], what + ": its leaf hash") != leaf)
+      throw LogBroken(fmt::format("{}: its leaf hash is not the leaf hash of the entry", what));
+    const merkle::Path path = HashList(proof[3].c_str(), what);
+    const merkle::ProofCheck check = merkle::CheckInclusion(leaf, p, size, path, checkpoint.root);
+    if (!check.ok())
+      throw LogBroken(fmt::format("{} does not hold against the checkpoint's root: {}", what, check.problem));
+    ++report.entries;
+  }
+  report.chained = chains.chained();
+  return report;
+}
+
+}  // namespace actctl

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2015  # "X && pass || fail": pass always succeeds
+# The log's two auditors, `actctl log audit` and docs/audit.py, and `actctl
+# log checkpoint --sign`, against the cluster the PG* environment points at, in
+# a database of their own. A clean log passes (trust on first use, then
+# consistency with the pin, full and sampled, truncated streams included); each
+# kind of tampering fails with exit 3 and a line naming it: an event's data, a
+# stored entry, a tile, a signed checkpoint inconsistent with the pin, a
+# rollback, a signature that does not verify. Details go to stderr; the last
+# line on stdout is "PASSED FAILED".
+#   test/actctl/run-audit.sh WORK [path to actctl, default build/actctl]
+set -uo pipefail
+work=$1
+actctl=${2:-}
+[ -n "$actctl" ] && [[ $actctl == */* ]] && actctl=$(realpath -m "$actctl")
+cd "$(dirname "$0")/../.." || { echo "0 1"; exit 0; }
+actctl=${actctl:-build/actctl}
+if [ ! -x "$actctl" ]; then
+  echo "no actctl at $actctl (build it: cmake --build build --target actctl)" >&2
+  echo "0 1"
+  exit 0
+fi
+for tool in openssl python3; do
+  command -v "$tool" >/dev/null || { echo "no $tool command (scripts/deps.sh installs it)" >&2; echo "0 1"; exit 0; }
+done
+if ! python3 -c 'import cryptography' 2>/dev/null; then
+  echo "python3 cannot import cryptography (scripts/deps.sh installs python3-cryptography)" >&2
+  echo "0 1"
+  exit 0
+fi
+db=actctl_audit_$$
+dir="$work/actctl-audit"
+rm -rf "$dir"
+mkdir -p "$dir"
+out="$dir/out"
+err="$dir/err"
+if ! createdb "$db" || ! psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_act" >&2; then
+  echo "cannot create database $db with pg_act" >&2
+  echo "0 1"
+  exit 0
+fi
+trap 'dropdb --if-exists "$db" >/dev/null 2>&1' EXIT
+export PGDATABASE=$db
+
+sql() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
+passed=0
+failed=0
+fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
+pass() { passed=$((passed + 1)); }
+
+# check WANT DESCRIPTION COMMAND...: the command exits WANT; output in $out/$err.
+check() {
+  local want=$1 what=$2
+  shift 2
+  timeout -k 5 120 "$@" >"$out" 2>"$err"
+  local code=$?
+  if [ "$code" -ne "$want" ]; then
+    fail "$what: exit $code, wanted $want ($*)"
+    sed 's/^/  out: /' "$out" >&2
+    sed 's/^/  err: /' "$err" >&2
+    return 1
+  fi
+  pass
+}
+has() {  # has DESCRIPTION FILE REGEX: a line of FILE matches
+  if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" >&2; fi
+}
+
+# The log's key, registered; another key, not registered.
+openssl genpkey -algorithm ed25519 -out "$dir/log.pem" 2>/dev/null
+openssl genpkey -algorithm ed25519 -out "$dir/other.pem" 2>/dev/null
+origin="pg_act/$db"
+vkey=$("$actctl" log vkey --key "$dir/log.pem" --name "$origin")
+other_vkey=$("$actctl" log vkey --key "$dir/other.pem" --name "$origin")
+sql "SELECT act.register_log_key('$vkey')" >/dev/null
+
+commit() {  # commit STREAM EVENTS_JSON
+  sql "SELECT count(*) FROM act.commit('$1', '$2')" >/dev/null
+}
+# A log with a retention-window truncate (deleted events, an anchor), a full
+# truncate (a stream re-seeded at version 0), and text beyond ASCII.
+commit orders '[{"name":"Placed","data":{"sku":"A1","qty":2}},{"name":"Paid","data":{"amount":1.50}},{"name":"Packed"}]'
+commit cart '[{"name":"Added","data":{"sku":"B2"}},{"name":"Removed","data":{"sku":"B2"}}]'
+commit orders '[{"name":"__snapshot__","data":{"state":"packed"}},{"name":"Shipped","data":{"by":"post"}}]'
+sql "SELECT count(*) FROM act.commit('ström-1', '[{\"name\":\"Grüße\",\"data\":{\"text\":\"naïve café \\u2603\",
+     \"nested\":{\"a\":[1,2,{\"b\":null}]}}}]', '{\"correlation\":\"c-1\"}')" >/dev/null
+sql "SELECT count(*) FROM act.truncate('[{\"stream\":\"orders\",\"before\":\"infinity\"},{\"stream\":\"cart\",\"snapshot\":{\"items\":0}}]')" >/dev/null
+commit orders '[{"name":"Delivered"}]'
+[ "$(sql "SELECT count(*) FROM act.stream_anchors")" = 1 ] && pass || fail "the windowed truncate left no anchor"
+
+# actctl log checkpoint: an unregistered key is refused (2); the log's key
+# signs, and the stored note verifies.
+check 2 "checkpoint signed by an unregistered key" "$actctl" log checkpoint --sign "$dir/other.pem"
+has "checkpoint signed by an unregistered key" "$err" "not registered"
+check 0 "checkpoint --sign" "$actctl" log checkpoint --sign "$dir/log.pem" --pin "$dir/signer.pin"
+cp "$out" "$dir/checkpoint.note"
+check 0 "the signed checkpoint verifies" "$actctl" log verify-note --vkey "$vkey" "$dir/checkpoint.note"
+check 0 "the signer's pin verifies" "$actctl" log verify-note --vkey "$vkey" "$dir/signer.pin"
+size1=$(sql "SELECT max(size) FROM act.checkpoints")
+[ "$(sql "SELECT size FROM act.log_size()")" = "$size1" ] && [ "$size1" -gt 8 ] && pass ||
+  fail "the checkpoint's size $size1 is not the log's"
+has "the checkpoint's first line is the origin" "$dir/checkpoint.note" "^$origin\$"
+
+auditors=(actctl py)
+auditor() {  # auditor WHO: the command of that auditor, with a pin file of its own, in the array $cmd
+  if [ "$1" = actctl ]; then
+    cmd=("$actctl" log audit --pin "$dir/pin.$1")
+  else
+    cmd=(python3 docs/audit.py --pin "$dir/pin.$1")
+  fi
+}
+# fails AUDITOR DESCRIPTION REGEX ARGS...: the audit exits 3 naming the fault; the pin stays.
+fails() {
+  local who=$1 what=$2 regex=$3
+  shift 3
+  cp "$dir/pin.$who" "$dir/pin.before"
+  auditor "$who"
+  check 3 "$who: $what" "${cmd[@]}" --vkey "$vkey" "$@" && has "$who: $what" "$err" "^audit failed: .*$regex"
+  cmp -s "$dir/pin.$who" "$dir/pin.before" && pass || fail "$who: $what: the pin changed"
+}
+more_events() {  # more_events N: N commits to a new stream, then a signed checkpoint
+  local i
+  for i in $(seq 1 "$1"); do commit "more-$RANDOM" "[{\"name\":\"E$i\",\"data\":{\"i\":$i}}]"; done
+  "$actctl" log checkpoint --sign "$dir/log.pem" >/dev/null || fail "actctl log checkpoint failed"
+}
+
+for who in "${auditors[@]}"; do
+  auditor "$who"
+  rm -f "$dir/pin.$who"
+  check 2 "$who: no pin and no --init" "${cmd[@]}" --vkey "$vkey" && has "$who: no pin" "$err" "does not exist.*--init"
+  check 0 "$who: --init trusts the checkpoint on first use" "${cmd[@]}" --vkey "$vkey" --init --full &&
+    has "$who: --init" "$out" "size $size1 .*signed by $origin\+"
+  check 0 "$who: the pin is the checkpoint" "$actctl" log verify-note --vkey "$vkey" "$dir/pin.$who"
+  check 0 "$who: the same checkpoint again, sampled" "${cmd[@]}" --vkey "$vkey" --sample 5
+  check 2 "$who: another key does not verify the pin" "${cmd[@]}" --vkey "$other_vkey" --full &&
+    has "$who: another key" "$err" "does not verify with the given --vkey"
+done
+
+# The log grows; an unsigned checkpoint above the signed one is skipped.
+more_events 3
+size2=$(sql "SELECT max(size) FROM act.checkpoints")
+sql "SELECT count(*) FROM act.commit('unsigned', '[{\"name\":\"U\"}]')" >/dev/null
+sql "SELECT act.checkpoint(false)" >/dev/null
+for who in "${auditors[@]}"; do
+  auditor "$who"
+  check 0 "$who: consistent with the pin, full" "${cmd[@]}" --vkey "$vkey" --full &&
+    has "$who: consistent" "$out" "pinned checkpoint of size $size1 is a prefix" &&
+    has "$who: the newest signed checkpoint" "$out" "size $size2 "
+  check 0 "$who: every entry sampled" "${cmd[@]}" --vkey "$vkey" --sample 1000 &&
+    has "$who: every entry sampled" "$out" "entries: $size2 of $size2 checked"
+done
+
+# Tampering, with the pins one checkpoint behind the newest.
+more_events 2
+size3=$(sql "SELECT max(size) FROM act.checkpoints")
+target=$(sql "SELECT id FROM act.events WHERE stream = 'ström-1' AND version = 0")
+position=$(sql "SELECT act.log_position($target)")
+
+saved=$(sql "SELECT data::text FROM act.events WHERE id = $target")
+sql "UPDATE act.events SET data = '{\"text\": \"changed\"}' WHERE id = $target"
+for who in "${auditors[@]}"; do
+  fails "$who" "an event's data changed (full)" "event id $target .*is not the hash of its content" --full
+  fails "$who" "an event's data changed (sampled)" "event id $target .*is not the hash of its content" --sample 1000
+done
+sql "UPDATE act.events SET data = '$saved' WHERE id = $target"
+
+saved=$(sql "SELECT encode(entries, 'hex') FROM act.log_entries WHERE idx = 0")
+sql "UPDATE act.log_entries SET entries = overlay(entries PLACING sha256('forged') FROM 32 * $position + 1 FOR 32) WHERE idx = 0"
+for who in "${auditors[@]}"; do
+  fails "$who" "a stored entry changed (full)" "entry $position .*the entry holds hash" --full
+  fails "$who" "a stored entry changed (sampled)" "entry $position .*the entry holds hash" --sample 1000
+done
+sql "UPDATE act.log_entries SET entries = decode('$saved', 'hex') WHERE idx = 0"
+
+# Leaf $size2 is the first the pins do not cover: the consistency proof from
+# them to the newest checkpoint reads it, whatever the sizes.
+saved=$(sql "SELECT encode(hashes, 'hex') FROM act.log_tiles WHERE level = 0 AND idx = 0")
+sql "UPDATE act.log_tiles SET hashes = overlay(hashes PLACING sha256('forged') FROM 32 * $size2 + 1 FOR 32) WHERE level = 0 AND idx = 0"
+for who in "${auditors[@]}"; do
+  fails "$who" "a tile changed" "size $size3 .*is not consistent with the pinned one of size $size2" --sample 3
+done
+sql "UPDATE act.log_tiles SET hashes = decode('$saved', 'hex') WHERE level = 0 AND idx = 0"
+
+# A fork: a checkpoint signed with the log's key (a signer that was fooled)
+# at a larger size, with another root.
+sql "SELECT count(*) FROM act.commit('fork', '[{\"name\":\"F\"}]')" >/dev/null
+size4=$(sql "SELECT size FROM act.seal()")
+printf '%s\n%s\n%s\n' "$origin" "$size4" "$(sql "SELECT encode(sha256('another tree'), 'base64')")" >"$dir/fork.body"
+"$actctl" log sign --key "$dir/log.pem" --name "$origin" "$dir/fork.body" >"$dir/fork.note"
+psql -qX -v ON_ERROR_STOP=1 -v note="$(cat "$dir/fork.note")" -v size="$size4" >&2 <<'SQL'
+INSERT INTO act.checkpoints (size, root, note) VALUES (:size, sha256('another tree'), :'note' || E'\n');
+SQL
+for who in "${auditors[@]}"; do
+  fails "$who" "a signed checkpoint inconsistent with the pin" "size $size4 .*is not consistent with the pinned one" \
+    --full
+done
+sql "DELETE FROM act.checkpoints WHERE size = $size4"
+
+# A rollback: the checkpoints from the pinned size up are gone.
+sql "CREATE TABLE public.hidden AS SELECT * FROM act.checkpoints WHERE size >= $size2;
+     DELETE FROM act.checkpoints WHERE size >= $size2"
+for who in "${auditors[@]}"; do
+  fails "$who" "the checkpoints rolled back below the pin" "size $size1, below the pinned size $size2" --full
+done
+sql "INSERT INTO act.checkpoints SELECT * FROM public.hidden; DROP TABLE public.hidden"
+
+# A signature changed in the stored note.
+saved=$(sql "SELECT note FROM act.checkpoints WHERE size = $size3" | grep . | tail -n 1)
+changed=$(sed -E 's/^([^ ]+ [^ ]+ .{8}).{4}/\1AAAA/' <<<"$saved")  # signature bytes, not the key ID
+sql "UPDATE act.checkpoints SET note = replace(note, '$saved', '$changed') WHERE size = $size3"
+for who in "${auditors[@]}"; do
+  fails "$who" "a checkpoint whose signature does not verify" "size $size3.*does not verify" --full
+done
+sql "UPDATE act.checkpoints SET note = replace(note, '$changed', '$saved') WHERE size = $size3"
+
+# Restored, the log passes again and the pins move on.
+for who in "${auditors[@]}"; do
+  auditor "$who"
+  check 0 "$who: restored, full" "${cmd[@]}" --vkey "$vkey" --full &&
+    has "$who: restored" "$out" "pinned checkpoint of size $size2 is a prefix"
+  check 0 "$who: restored, sampled" "${cmd[@]}" --vkey "$vkey" --sample 4 &&
+    has "$who: restored, sampled" "$out" "entries: 4 of $size3 checked"
+  has "$who: the pin moved" "$dir/pin.$who" "^$size3\$"
+done
+
+# The signer refuses a checkpoint inconsistent with the one it signed last.
+printf '%s\n%s\n%s\n' "$origin" "$size3" "$(sql "SELECT encode(sha256('not this log'), 'base64')")" >"$dir/forged.body"
+"$actctl" log sign --key "$dir/log.pem" --name "$origin" "$dir/forged.body" >"$dir/signer.pin"
+before=$(sql "SELECT count(*) FROM act.checkpoints")
+check 3 "checkpoint --pin with a pin the log does not extend" "$actctl" log checkpoint --sign "$dir/log.pem" \
+  --pin "$dir/signer.pin" && has "the signer says why" "$err" "^not signed: .*not consistent"
+[ "$(sql "SELECT count(*) FROM act.checkpoints")" = "$before" ] && pass || fail "a refused checkpoint was stored"
+
+echo "$passed $failed"
