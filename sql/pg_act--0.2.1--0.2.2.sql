@@ -9,6 +9,8 @@
 -- - act.truncate seals the events it deletes first.
 -- - act.status reports the tree's size; act.metrics pg_act_log_entries and
 --   pg_act_log_unsealed_age_seconds.
+-- - act.verify is C++: it reads the rows through the (stream, version) index
+--   and hashes the stored jsonb without making text of it.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.2.2'" to load this file. \quit
 
 -- The verifiable log (docs/verifiable-log.md): the whole log as an RFC 9162
@@ -420,3 +422,10 @@ BEGIN
     FROM act._counters() c HAVING count(*) > 0
    ORDER BY 1, 2;
 END $$;
+
+-- act.verify in C++ (extension/log/verify.cpp): same signature, results and
+-- grants; it plans no query, so it drops the jit and parallel-worker settings.
+CREATE OR REPLACE FUNCTION act.verify(stream text DEFAULT NULL)
+RETURNS TABLE(stream text, events bigint, valid boolean, first_bad_version int)
+LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_verify';

@@ -19,19 +19,15 @@ ACT_SQL_FUNCTION(act_event_hash) {
   core::Hash prev_hash;
   memcpy(prev_hash.data(), VARDATA_ANY(prev), prev_hash.size());
 
-  const TimestampTz created = PG_GETARG_TIMESTAMPTZ(6);
-  if (TIMESTAMP_NOT_FINITE(created))
-    throw core::ValidationError("created must be a finite timestamp", "22008");
-
   core::EventFields fields;
   fields.stream = pg::TextArg(fcinfo, 1);
   fields.version = PG_GETARG_INT32(2);
   fields.name = pg::TextArg(fcinfo, 3);
   fields.data_json = pg::CanonicalText(pg::JsonbArg(fcinfo, 4));
   fields.meta_json = pg::CanonicalText(pg::JsonbArg(fcinfo, 5));
-  fields.created_unix_micros = pg::UnixMicros(created);
+  fields.created_unix_micros = pg::EncodedCreated(PG_GETARG_TIMESTAMPTZ(6));
 
-  static core::EventHasher hasher;  // one digest context per backend
+  static core::EventHasher hasher;  // one preimage buffer per backend
   const core::Hash hash = hasher.Compute(prev_hash, fields);
   return pg::MakeBytea(hash.data(), hash.size());
 }

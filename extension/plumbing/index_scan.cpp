@@ -1,32 +1,59 @@
 #include "index_scan.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 #include "arrays.hpp"
 #include "relations.hpp"
 
 namespace act::pg {
 
+namespace {
+
+int KeysFor(std::optional<Datum> key, std::optional<int32> min_second, RegProcedure key_equal, IndexKey* keys) {
+  if (!key) return 0;
+  keys[0] = IndexKey{1, BTEqualStrategyNumber, key_equal, *key};
+  if (!min_second) return 1;
+  keys[1] = IndexKey{2, BTGreaterEqualStrategyNumber, F_INT4GE, Int32GetDatum(*min_second)};
+  return 2;
+}
+
+constexpr int kMaxKeys = 4;
+
+}  // namespace
+
 IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> key, ScanSnapshot snapshot,
                      bool backward, std::optional<int32> min_second, RegProcedure key_equal)
     : backward_(backward) {
-  const int key_count = key ? (min_second ? 2 : 1) : 0;
-  const Datum key_value = key.value_or(Datum(0));
-  const int32 second_value = min_second.value_or(0);
+  IndexKey keys[2];
+  Open(table, index, keys, KeysFor(key, min_second, key_equal, keys), snapshot);
+}
+
+IndexScan::IndexScan(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot,
+                     bool backward)
+    : backward_(backward) {
+  Open(table, index, keys, key_count, snapshot);
+}
+
+void IndexScan::Open(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot) {
+  if (key_count > kMaxKeys) throw std::logic_error("IndexScan takes at most 4 keys");
   IndexScan* self = this;
-  Guard([self, table, index, key_count, key_value, second_value, snapshot, key_equal] {
-    CommandCounterIncrement();  // this transaction's earlier writes are visible in both
-    self->snapshot_ =
-        RegisterSnapshot(snapshot == ScanSnapshot::kStatement ? GetTransactionSnapshot() : GetLatestSnapshot());
+  Guard([self, table, index, keys, key_count, snapshot] {
+    if (snapshot == ScanSnapshot::kActive) {
+      self->snapshot_ = RegisterSnapshot(GetActiveSnapshot());
+    } else {
+      CommandCounterIncrement();  // this transaction's earlier writes are visible in both
+      self->snapshot_ =
+          RegisterSnapshot(snapshot == ScanSnapshot::kStatement ? GetTransactionSnapshot() : GetLatestSnapshot());
+    }
     self->table_ = table_open(ActRelation(table), AccessShareLock);
     self->index_ = index_open(ActRelation(index), AccessShareLock);
-    ScanKeyData keys[2];
-    ScanKeyEntryInitialize(&keys[0], 0, 1, BTEqualStrategyNumber, InvalidOid, self->index_->rd_indcollation[0],
-                           key_equal, key_value);
-    ScanKeyEntryInitialize(&keys[1], 0, 2, BTGreaterEqualStrategyNumber, InvalidOid, InvalidOid, F_INT4GE,
-                           Int32GetDatum(second_value));
+    ScanKeyData scan_keys[kMaxKeys];
+    for (int i = 0; i < key_count; ++i)
+      ScanKeyEntryInitialize(&scan_keys[i], 0, keys[i].column, keys[i].strategy, InvalidOid,
+                             self->index_->rd_indcollation[keys[i].column - 1], keys[i].procedure, keys[i].value);
     self->scan_ = index_beginscan(self->table_, self->index_, self->snapshot_, key_count, 0);
-    index_rescan(self->scan_, key_count > 0 ? keys : nullptr, key_count, nullptr, 0);
+    index_rescan(self->scan_, key_count > 0 ? scan_keys : nullptr, key_count, nullptr, 0);
     self->slot_ = table_slot_create(self->table_, nullptr);
   });
 }
@@ -51,6 +78,17 @@ bool IndexScan::Next() {
   return Guard([self] {
     return index_getnext_slot(self->scan_, self->backward_ ? BackwardScanDirection : ForwardScanDirection,
                               self->slot_);
+  });
+}
+
+bool IndexScan::NextDeformed(int columns) {
+  IndexScan* self = this;
+  return Guard([self, columns] {
+    CHECK_FOR_INTERRUPTS();
+    if (!index_getnext_slot(self->scan_, self->backward_ ? BackwardScanDirection : ForwardScanDirection, self->slot_))
+      return false;
+    slot_getsomeattrs(self->slot_, columns);
+    return true;
   });
 }
 

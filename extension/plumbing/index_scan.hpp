@@ -15,7 +15,19 @@ namespace act::pg {
 // kStatement: the snapshot an SPI statement would use (a fresh one in READ
 // COMMITTED, the transaction's in REPEATABLE READ). kLatest: every committed
 // row, whatever the isolation level. Both see this transaction's own writes.
-enum class ScanSnapshot { kStatement, kLatest };
+// kActive: the calling statement's snapshot, as a query of a STABLE SQL
+// function would see (for reading functions that replace one).
+enum class ScanSnapshot { kStatement, kLatest, kActive };
+
+// A condition on one index column: `column` (1-based, in the index)
+// compared with `value` by `procedure` under `strategy`. The column's
+// collation is the index's.
+struct IndexKey {
+  AttrNumber column;
+  StrategyNumber strategy;
+  RegProcedure procedure;
+  Datum value;
+};
 
 // An open scan of table act.<table> through index act.<index>, optionally
 // restricted to rows whose first index column equals a key (text, or what
@@ -26,11 +38,23 @@ class IndexScan {
   // min_second: if given, only rows whose second index column (an int4) is at least this.
   IndexScan(const char* table, const char* index, std::optional<Datum> key, ScanSnapshot snapshot,
             bool backward = false, std::optional<int32> min_second = std::nullopt, RegProcedure key_equal = F_TEXTEQ);
+  // Rows meeting every one of key_count keys (conditions on leading columns).
+  IndexScan(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot,
+            bool backward = false);
   ~IndexScan();
   IndexScan(const IndexScan&) = delete;
   IndexScan& operator=(const IndexScan&) = delete;
 
   bool Next();  // moves to the next visible row; false at the end
+  // For long scans: Next, then deforms the row's first `columns` columns for
+  // DeformedAt, in one call into Postgres; answers a cancel between rows.
+  bool NextDeformed(int columns);
+  // A column NextDeformed deformed; a by-reference value points into the row
+  // (valid until the next move).
+  Datum DeformedAt(int column, bool* is_null) const {
+    *is_null = slot_->tts_isnull[column - 1];
+    return slot_->tts_values[column - 1];
+  }
   int Column(const char* name) const;  // attribute number, checked
   std::optional<int32> Int32At(int column) const;
   std::optional<std::string_view> BytesAt(int column) const;  // text or bytea; valid until the next Next()
@@ -38,6 +62,7 @@ class IndexScan {
   ItemPointerData Tid() const;  // where the current row version is
 
  private:
+  void Open(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot);
   Datum At(int column, bool* is_null) const;
 
   Relation table_ = nullptr;

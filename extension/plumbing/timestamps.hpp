@@ -12,6 +12,10 @@ inline std::int64_t UnixMicros(TimestampTz timestamp) {
   return timestamp + kEpochShift;
 }
 
+// `created` as the hash encoding counts it (docs/hash-chain.md); an infinite
+// one cannot be encoded (22008).
+std::int64_t EncodedCreated(TimestampTz created);
+
 }  // namespace act::pg
 
 namespace act::pg {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+
 namespace act::core {
 namespace {
 
@@ -90,6 +93,49 @@ TEST(EventHash, LengthPrefixesKeepFieldBoundaries) {
   b.stream = "a";
   b.name = "bc";
   EXPECT_NE(EncodeEvent(a), EncodeEvent(b));
+}
+
+TEST(EventHash, FieldsWrittenInPlaceHashLikeWholeFields) {
+  const EventFields placed = PlacedEvent();
+  EventHasher hasher;
+  Preimage preimage;
+  // Twice: the second run reuses the buffer of the first.
+  for (int run = 0; run < 2; ++run) {
+    preimage.Start(kZeroHash, placed.stream, placed.version, placed.name);
+    ByteBuffer& data = preimage.BeginField();
+    data.Append(placed.data_json.substr(0, 5));
+    char* at = data.Reserve(100);
+    memcpy(at, placed.data_json.data() + 5, placed.data_json.size() - 5);
+    data.Commit(at + placed.data_json.size() - 5);
+    preimage.EndField();
+    preimage.Field(placed.meta_json);
+    preimage.Finish(placed.created_unix_micros);
+    EXPECT_EQ(preimage.bytes().substr(kZeroHash.size()), EncodeEvent(placed));
+    EXPECT_EQ(ToHex(hasher.Digest(preimage)), "6d99803e26d5ec7405fdd278877d611321f8fdbe84f7d1e4f9da4b61a9bcf9d8");
+  }
+}
+
+TEST(EventHash, LargeFieldsGrowTheBuffer) {
+  EventFields big = PlacedEvent();
+  const std::string data(100000, 'x');
+  big.data_json = data;
+  const std::string encoded = EncodeEvent(big);
+  EXPECT_EQ(encoded.size(), EncodeEvent(PlacedEvent()).size() - PlacedEvent().data_json.size() + data.size());
+  EXPECT_NE(encoded.find(data), std::string::npos);
+}
+
+TEST(ByteBuffer, KeepsBytesAcrossGrowthAndClear) {
+  ByteBuffer buffer;
+  std::string expected;
+  for (int i = 0; i < 5000; ++i) {
+    buffer.Push(static_cast<char>('a' + i % 26));
+    expected.push_back(static_cast<char>('a' + i % 26));
+  }
+  EXPECT_EQ(buffer.view(), expected);
+  buffer.Clear();
+  EXPECT_EQ(buffer.size(), 0u);
+  buffer.Append("abc");
+  EXPECT_EQ(buffer.view(), "abc");
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "act/core/byte_buffer.hpp"
+
 namespace act::core {
 
 using Hash = std::array<std::uint8_t, 32>;
@@ -28,7 +30,27 @@ struct EventFields {
 // The encoded preimage of one event (without prev); for tests and auditors.
 std::string EncodeEvent(const EventFields& event);
 
-// Computes event hashes with one reusable OpenSSL digest context.
+// What SHA-256 runs over for one event, prev || encoding, written in order
+// into one reused buffer: Start, the data and meta fields, Finish. A field's
+// bytes may be written in place, between BeginField and EndField, by a caller
+// that renders the JSON text straight into the buffer instead of building it
+// first (act.verify).
+class Preimage {
+ public:
+  void Start(const Hash& prev, std::string_view stream, std::int32_t version, std::string_view name);
+  void Field(std::string_view bytes);
+  ByteBuffer& BeginField();  // append the field's bytes to the buffer returned
+  void EndField();
+  void Finish(std::int64_t created_unix_micros);
+
+  std::string_view bytes() const { return buffer_.view(); }
+
+ private:
+  ByteBuffer buffer_;
+  std::size_t field_start_ = 0;
+};
+
+// Computes event hashes, reusing one preimage buffer.
 class EventHasher {
  public:
   EventHasher();
@@ -37,6 +59,8 @@ class EventHasher {
   EventHasher& operator=(const EventHasher&) = delete;
 
   Hash Compute(const Hash& prev, const EventFields& event);
+  // SHA-256 of a preimage written by the caller.
+  Hash Digest(const Preimage& preimage);
 
  private:
   struct Context;

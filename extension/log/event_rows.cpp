@@ -1,0 +1,107 @@
+#include "event_rows.hpp"
+
+#include <stdexcept>
+
+#include "arrays.hpp"
+
+extern "C" {
+#include "access/detoast.h"
+}
+
+namespace act::pg {
+namespace {
+
+IndexScan ScanOf(const EventRows::InStream& scope) {
+  if (!scope.stream) return IndexScan("events", "events_stream_version_key", nullptr, 0, ScanSnapshot::kActive);
+  const IndexKey key{1, BTEqualStrategyNumber, F_TEXTEQ, MakeText(*scope.stream)};
+  return IndexScan("events", "events_stream_version_key", &key, 1, ScanSnapshot::kActive);
+}
+
+IndexScan ScanOf(const EventRows::IdRange& range) {
+  const IndexKey keys[2] = {{1, BTGreaterEqualStrategyNumber, F_INT8GE, Int64GetDatum(range.first)},
+                            {1, BTLessEqualStrategyNumber, F_INT8LE, Int64GetDatum(range.last)}};
+  return IndexScan("events", "events_pkey", keys, 2, ScanSnapshot::kActive);
+}
+
+}  // namespace
+
+EventRows::EventRows(const InStream& scope) : scan_(ScanOf(scope)) { Prepare(); }
+
+EventRows::EventRows(const IdRange& range) : scan_(ScanOf(range)) { Prepare(); }
+
+void EventRows::Prepare() {
+  columns_.id = scan_.Column("id");
+  columns_.stream = scan_.Column("stream");
+  columns_.version = scan_.Column("version");
+  columns_.name = scan_.Column("name");
+  columns_.data = scan_.Column("data");
+  columns_.meta = scan_.Column("meta");
+  columns_.created = scan_.Column("created");
+  columns_.hash = scan_.Column("hash");
+  columns_.last = 0;
+  for (int column : {columns_.id, columns_.stream, columns_.version, columns_.name, columns_.data, columns_.meta,
+                     columns_.created, columns_.hash})
+    if (column > columns_.last) columns_.last = column;
+  detoasted_ =
+      Guard([] { return AllocSetContextCreate(CurrentMemoryContext, "pg_act event rows", ALLOCSET_SMALL_SIZES); });
+}
+
+EventRows::~EventRows() {
+  MemoryContext context = detoasted_;
+  try {
+    Guard([context] { MemoryContextDelete(context); });
+  } catch (...) {
+    // Only during an abort already under way, which frees it.
+  }
+}
+
+std::string_view EventRows::Bytes(Datum value) {
+  auto* bytes = reinterpret_cast<struct varlena*>(DatumGetPointer(value));
+  // Compressed or out of line (a value of more than about 2 kB): read into
+  // memory of our own. Short inline values are read where they are.
+  if (VARATT_IS_EXTERNAL(bytes) || VARATT_IS_COMPRESSED(bytes)) {
+    MemoryContext context = detoasted_;
+    bytes = Guard([bytes, context] {
+      const MemoryContext caller = MemoryContextSwitchTo(context);
+      struct varlena* plain = detoast_attr(bytes);
+      MemoryContextSwitchTo(caller);
+      return plain;
+    });
+    detoasted_used_ = true;
+  }
+  return {VARDATA_ANY(bytes), static_cast<std::size_t>(VARSIZE_ANY_EXHDR(bytes))};
+}
+
+bool EventRows::Next(EventRow& row) {
+  if (detoasted_used_) {
+    MemoryContext context = detoasted_;
+    Guard([context] { MemoryContextReset(context); });
+    detoasted_used_ = false;
+  }
+  if (!scan_.NextDeformed(columns_.last)) return false;
+  bool any_null = false;
+  auto at = [this, &any_null](int column) {
+    bool is_null = false;
+    const Datum value = scan_.DeformedAt(column, &is_null);
+    any_null |= is_null;
+    return value;
+  };
+  row.id = DatumGetInt64(at(columns_.id));
+  row.version = DatumGetInt32(at(columns_.version));
+  row.created = DatumGetTimestampTz(at(columns_.created));
+  const Datum stream = at(columns_.stream);
+  const Datum name = at(columns_.name);
+  const Datum data = at(columns_.data);
+  const Datum meta = at(columns_.meta);
+  const Datum hash = at(columns_.hash);
+  // NOT NULL columns: a NULL means the table is not what this code expects.
+  if (any_null) throw std::runtime_error("pg_act: act.events has a NULL where a value is required");
+  row.stream = Bytes(stream);
+  row.name = Bytes(name);
+  row.data = Bytes(data);
+  row.meta = Bytes(meta);
+  row.hash = Bytes(hash);
+  return true;
+}
+
+}  // namespace act::pg
