@@ -42,7 +42,12 @@ int SignCheckpoint(const Database& db, const CheckpointArgs& args) {
       } catch (const core::ValidationError& e) {
         throw std::runtime_error(fmt::format("act.checkpoint(false) gave no checkpoint: {}", e.what()));
       }
-      const core::VerifierKey key = signer.VerifierKeyFor(checkpoint.origin);
+      core::VerifierKey key;
+      try {
+        key = signer.VerifierKeyFor(checkpoint.origin);
+      } catch (const core::ValidationError& e) {
+        throw UsageError(fmt::format("the log's origin cannot name a signing key: {}", e.what()));
+      }
       // A log must never sign a checkpoint inconsistent with one it signed before (C2SP tlog-checkpoint).
       if (!args.pin.empty())
         if (const std::optional<TrustedCheckpoint> pinned = ReadPin(args.pin, std::span(&key, 1)))
