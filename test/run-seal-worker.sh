@@ -68,6 +68,15 @@ for i in 1 2 3 4 5; do
 done
 check "five databases created, committed to and dropped while the worker runs" test "$dropped" = 5
 
+# Several databases with the log: every one of them is sealed, none starved.
+fresh seal_worker_b
+fresh seal_worker_c
+for db in seal_worker_a seal_worker_b seal_worker_c; do commit_one "$db" "m-1"; done
+all_sealed() { sealed_within seal_worker_a 8 && sealed_within seal_worker_b 8 && sealed_within seal_worker_c 8; }
+check "three databases with the log and one without: each is sealed within 8 s" all_sealed
+dropdb seal_worker_b
+dropdb seal_worker_c
+
 fresh seal_worker_old 0.2.1
 commit_one seal_worker_old s-1
 commit_one seal_worker_a s-3

@@ -4,6 +4,8 @@
 // runs through SQL (SELECT act.seal()), inside the error bridge.
 #include "seal_worker.hpp"
 
+#include <algorithm>
+
 #include "pg.hpp"
 
 extern "C" {
@@ -16,6 +18,7 @@ extern "C" {
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/lmgr.h"
 #include "storage/spin.h"
 #include "tcop/tcopprot.h"
 #include "utils/snapmgr.h"
@@ -138,11 +141,13 @@ void StartSealers(Running* running, int* running_count) {
   Oid databases[1024];
   const int count = ListDatabases(databases, lengthof(databases));
   const TimestampTz now = GetCurrentTimestamp();
-  // Round robin: where the last pass stopped, so no database waits for ever.
-  static int next_start = 0;
+  // Round robin by OID, from the one after the database started last, so no
+  // database waits for ever however the catalog's order changes between passes.
+  std::sort(databases, databases + count);
+  static Oid started_last = InvalidOid;
+  const int first = static_cast<int>(std::upper_bound(databases, databases + count, started_last) - databases);
   for (int n = 0; n < count && *running_count < kMaxSealersAtOnce; ++n) {
-    const int i = (next_start + n) % count;
-    next_start = i + 1;
+    const int i = (first + n) % count;
     bool busy = false;
     for (int j = 0; j < *running_count; ++j) busy = busy || running[j].database == databases[i];
     if (busy || RecentlyWithoutLog(databases[i], now)) continue;
@@ -154,7 +159,30 @@ void StartSealers(Running* running, int* running_count) {
     BackgroundWorkerHandle* handle = nullptr;
     if (!RegisterDynamicBackgroundWorker(&worker, &handle)) break;  // no free worker slot: next time
     running[(*running_count)++] = {databases[i], handle};
+    started_last = databases[i];
   }
+}
+
+// Takes ACCESS SHARE on every relation of the extension's schema (tables,
+// indexes, sequences, views), in OID order, without waiting; false when one
+// is locked by DDL (DROP or ALTER EXTENSION, VACUUM
+// FULL...). Holding them all before act.seal() starts means DDL queues behind
+// the sealer instead of locking half the tables it needs: a sealer that took
+// its locks one by one could deadlock with a DROP EXTENSION, and the deadlock
+// detector might pick the DROP. A sealer that finds DDL under way skips this
+// round; the launcher starts another at the next interval.
+bool LockExtensionTables() {
+  const int listed = SPI_execute(
+      "SELECT c.oid FROM pg_catalog.pg_extension e JOIN pg_catalog.pg_class c ON c.relnamespace = e.extnamespace "
+      "WHERE e.extname = 'pg_act' ORDER BY c.oid",
+      true, 0);
+  if (listed != SPI_OK_SELECT) return false;
+  for (uint64 row = 0; row < SPI_processed; ++row) {
+    bool is_null = false;
+    const Datum oid = SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, 1, &is_null);
+    if (is_null || !ConditionalLockRelationOid(DatumGetObjectId(oid), AccessShareLock)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -205,8 +233,9 @@ void act_seal_database_main(Datum argument) {
       "WHERE e.extname = 'pg_act' AND c.relname = 'log_state'",
       true, 1);
   const bool has_log = found == SPI_OK_SELECT && SPI_processed > 0;
+  const bool tables_free = has_log && act::pg::LockExtensionTables();
   PopActiveSnapshot();
-  if (has_log) {
+  if (tables_free) {
     SetCurrentStatementStartTimestamp();
     PushActiveSnapshot(GetTransactionSnapshot());
     if (SPI_execute("SELECT size FROM act.seal()", false, 0) != SPI_OK_SELECT)
