@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The verifiable log (docs/verifiable-log.md): sealing a log of 1,000,000
+# events from nothing (entries/s), a commit and its seal, the root at a random
+# size, inclusion and consistency proofs at 1M entries (one client, p50), a
+# full act.verify_log and act.verify of every stream (events/s); then single
+# commits at 8 clients with the sealer running and without, alternating
+# rounds (field "ratio": with over without). Concurrent mode: the seal worker
+# is the sealer; fenced mode: a loop calling act.seal() every second.
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+streams=$(bench_pick 1000 100)  # of 1,000 events each
+seconds=$(bench_pick 10 2)
+rounds=$(bench_pick 3 1)
+bench_database bench_merkle
+mode=$(psql -X -At -c "SELECT CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END")
+
+# set_worker_interval MS: the seal worker's interval (0 stops it), applied at once.
+set_worker_interval() {
+  psql -X -q -c "ALTER SYSTEM SET act.seal_interval_ms = $1" -c 'SELECT pg_reload_conf()' >/dev/null
+  sleep 1.5  # the launcher's current wait ends before it reads the setting
+}
+# timed_record SCENARIO UNITS_FIELD UNITS SQL: runs SQL once, prints its record.
+timed_record() {
+  local scenario=$1 field=$2 units=$3 sql=$4 started ended
+  started=$(date +%s%N)
+  psql -X -q -At -c "$sql" >/dev/null
+  ended=$(date +%s%N)
+  jq -n -c --arg scenario "$scenario" --arg field "$field" --argjson units "$units" \
+    --argjson ms "$(( (ended - started) / 1000 ))e-3" '
+    {scenario: $scenario, clients: 1, samples: 1, p50_ms: $ms, p95_ms: $ms, ops_per_s: (1000 / $ms),
+     ($field): $units, ($field + "_per_s"): ($units * 1000 / $ms | round)}'
+}
+
+[ "$mode" = concurrent ] && set_worker_interval 0
+echo "merkle: committing $streams streams of 1,000 events..." >&2
+for first in $(seq 1 100 "$streams"); do
+  psql -X -q -v streams=$((first + 99 > streams ? streams : first + 99)) -v first="$first" \
+    -f "$BENCH_ROOT/bench/pgbench/merkle_setup.sql" >/dev/null
+done
+psql -X -q -c 'ANALYZE act.events' >/dev/null
+entries=$(psql -X -At -c 'SELECT count(*) FROM act.events')
+label="$((entries / 1000))k"
+[ "$(psql -X -At -c 'SELECT size FROM act.log_size()')" = 0 ] || { echo "merkle: the log was sealed before the timed seal" >&2; exit 1; }
+
+timed_record "sql/merkle/seal_from_empty/${label}_entries" entries "$entries" 'SELECT size FROM act.seal()'
+[ "$(psql -X -At -c 'SELECT size FROM act.log_size()')" = "$entries" ] || { echo "merkle: the seal did not cover every event" >&2; exit 1; }
+size=$entries
+range=$(psql -X -At -F ' ' -c 'SELECT min(id), max(id) FROM act.events')
+read -r first_id last_id <<<"$range"
+pgbench_record "sql/merkle/merkle_root/${label}_entries" merkle_root 1 "$seconds" -D size="$size"
+pgbench_record "sql/merkle/prove_inclusion/${label}_entries" merkle_inclusion 1 "$seconds" -D first="$first_id" -D last="$last_id"
+pgbench_record "sql/merkle/prove_consistency/${label}_entries" merkle_consistency 1 "$seconds" -D size="$size"
+timed_record "sql/merkle/verify_log/${label}_entries" entries "$entries" 'SELECT count(*) FROM act.verify_log()'
+timed_record "sql/verify/all_streams/${label}_events" events "$entries" 'SELECT count(*) FROM act.verify() WHERE valid'
+pgbench_record "sql/merkle/commit_and_seal" merkle_seal_small 1 "$seconds"
+
+# Commits with the sealer running against commits without it.
+psql -X -q -f "$BENCH_ROOT/bench/pgbench/setup.sql" >/dev/null 2>&1
+rounds_file="$BENCH_WORK/merkle_rounds.jsonl"
+: >"$rounds_file"
+sealer_loop() {
+  while :; do psql -X -q -At -c 'SELECT size FROM act.seal()' >/dev/null 2>&1; sleep 1; done
+}
+for round in $(seq "$rounds"); do
+  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
+    jq -c --argjson round "$round" '. + {round: $round, side: "without"}' | tee -a "$rounds_file"
+  if [ "$mode" = concurrent ]; then
+    set_worker_interval 1000
+  else
+    sealer_loop &
+    loop=$!
+  fi
+  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
+    jq -c --argjson round "$round" '. + {round: $round, side: "with_sealer"}' | tee -a "$rounds_file"
+  if [ "$mode" = concurrent ]; then set_worker_interval 0; else kill "$loop"; wait "$loop" 2>/dev/null || true; fi
+done
+jq -s -c '
+  def median: sort | .[(length - 1) / 2 | floor];
+  (map(select(.side == "without"))) as $without | (map(select(.side == "with_sealer"))) as $with |
+  [range(0; $with | length) | $with[.].ops_per_s / $without[.].ops_per_s] as $ratios |
+  ($with | sort_by(.ops_per_s) | .[(length - 1) / 2 | floor]) as $typical |
+  {scenario: "sql/commit_single_with_sealer_over_without/8_clients", clients: 8, rounds: ($with | length),
+   p50_ms: $typical.p50_ms, p95_ms: $typical.p95_ms, ops_per_s: $typical.ops_per_s,
+   ratios: ($ratios | map(. * 1000 | round / 1000)), ratio: ($ratios | median * 1000 | round / 1000)}' "$rounds_file"
+[ "$mode" = concurrent ] && psql -X -q -c 'ALTER SYSTEM RESET act.seal_interval_ms' -c 'SELECT pg_reload_conf()' >/dev/null
+exit 0
