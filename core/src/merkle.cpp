@@ -1,10 +1,10 @@
 #include "act/core/merkle.hpp"
 
-#include <openssl/evp.h>
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 
 #include <algorithm>
 #include <bit>
-#include <memory>
 #include <stdexcept>
 
 #include "act/core/errors.hpp"
@@ -16,38 +16,20 @@ namespace {
 constexpr std::uint8_t kLeafPrefix = 0x00;
 constexpr std::uint8_t kNodePrefix = 0x01;
 
-// SHA-256 fetched once per process (see event_hash.cpp for why).
-const EVP_MD* Sha256() {
-  static const std::unique_ptr<EVP_MD, decltype(&EVP_MD_free)> fetched(EVP_MD_fetch(nullptr, "SHA256", nullptr),
-                                                                        &EVP_MD_free);
-  return fetched ? fetched.get() : EVP_sha256();
-}
-
-// One digest context per thread, reused for every hash: building a tree
-// hashes about twice per leaf, and a context allocation costs more than that.
+// The low-level SHA-256 calls, as in event_hash.cpp (which says why): a proof
+// or a sealed tile hashes hundreds of 65-byte nodes, and EVP's per-call
+// context reallocation cost more than the hashing.
 class Digest {
  public:
-  Digest() : ctx_(EVP_MD_CTX_new()) {
-    if (!ctx_) throw std::runtime_error("OpenSSL could not allocate a digest context");
-  }
-
   Hash Of(std::uint8_t prefix, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second = {}) {
     Hash out{};
-    unsigned int length = 0;
-    EVP_MD_CTX* ctx = ctx_.get();
-    if (EVP_DigestInit_ex(ctx, Sha256(), nullptr) != 1 || EVP_DigestUpdate(ctx, &prefix, 1) != 1 ||
-        EVP_DigestUpdate(ctx, first.data(), first.size()) != 1 ||
-        EVP_DigestUpdate(ctx, second.data(), second.size()) != 1 ||
-        EVP_DigestFinal_ex(ctx, out.data(), &length) != 1 || length != out.size())
+    SHA256_CTX ctx;
+    if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, &prefix, 1) != 1 ||
+        SHA256_Update(&ctx, first.data(), first.size()) != 1 ||
+        SHA256_Update(&ctx, second.data(), second.size()) != 1 || SHA256_Final(out.data(), &ctx) != 1)
       throw std::runtime_error("OpenSSL SHA-256 failed");
     return out;
   }
-
- private:
-  struct Free {
-    void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-  };
-  std::unique_ptr<EVP_MD_CTX, Free> ctx_;
 };
 
 Digest& ThreadDigest() {
@@ -116,9 +98,7 @@ void ClimbRightEdge(std::uint64_t& fn, std::uint64_t& sn) {
 Hash EmptyRoot() {
   static const Hash empty = [] {
     Hash out{};
-    unsigned int length = 0;
-    if (EVP_Digest(nullptr, 0, out.data(), &length, Sha256(), nullptr) != 1 || length != out.size())
-      throw std::runtime_error("OpenSSL SHA-256 failed");
+    if (SHA256(nullptr, 0, out.data()) == nullptr) throw std::runtime_error("OpenSSL SHA-256 failed");
     return out;
   }();
   return empty;

@@ -1,5 +1,6 @@
 #include "act/core/tlog_tiles.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -101,6 +102,37 @@ Hash TileNodeSource::Node(merkle::NodeId id) {
     throw std::out_of_range("subtree (level " + std::to_string(id.level) + ", index " + std::to_string(id.index) +
                             ") is not complete in tile " + TilePath({slice.tile_level, slice.tile_index}));
   return HashTileSlice(std::span<const Hash>(tile).subspan(slice.offset, slice.count));
+}
+
+void TileNodeSource::Prefetch(const std::function<void(merkle::NodeSource&)>& walk) {
+  // Every node it is asked for hashes to zero: the walk's result is thrown away.
+  class TileRecorder : public merkle::NodeSource {
+   public:
+    explicit TileRecorder(const std::map<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>& cached)
+        : cached_(cached) {}
+    Hash Node(merkle::NodeId id) override {
+      const TileSlice slice = LocateNode(id);
+      const std::pair<unsigned, std::uint64_t> key{slice.tile_level, slice.tile_index};
+      if (!cached_.contains(key) && std::find(wanted.begin(), wanted.end(), key) == wanted.end())
+        wanted.push_back(key);
+      return Hash{};
+    }
+    std::vector<std::pair<unsigned, std::uint64_t>> wanted;
+
+   private:
+    const std::map<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>& cached_;
+  };
+  TileRecorder recorder(cache_);
+  walk(recorder);
+  if (recorder.wanted.empty()) return;
+  for (auto& [key, hashes] : ReadTiles(recorder.wanted)) cache_.insert_or_assign(key, std::move(hashes));
+}
+
+std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> TileNodeSource::ReadTiles(
+    const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) {
+  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> read;
+  for (const auto& key : tiles) read.emplace_back(key, ReadTile(key.first, key.second));
+  return read;
 }
 
 void TileNodeSource::ForgetTiles() { cache_.clear(); }

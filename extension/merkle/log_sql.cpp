@@ -85,6 +85,7 @@ ACT_SQL_FUNCTION(act_merkle_root) {
   core::Hash root = state.root;
   if (checked != static_cast<std::uint64_t>(state.size)) {
     pg::log::StoredTiles tiles;
+    tiles.Prefetch([checked](merkle::NodeSource& source) { merkle::RootAt(source, checked); });
     root = merkle::RootAt(tiles, checked);
   }
   spi.Finish();
@@ -110,10 +111,18 @@ ACT_SQL_FUNCTION(act_prove_inclusion) {
   if (position >= size)
     throw core::ValidationError("event " + std::to_string(id) + " is entry " + std::to_string(position) +
                                 ", not in the tree of " + std::to_string(size) + " entries");
-  const core::Hash leaf = merkle::LeafHash(pg::log::EntryAt(position));
+  const bool at_sealed_size = size == static_cast<std::uint64_t>(state.size);
+  // The leaf hash is the level-0 node the tiles hold (act.verify_log checks
+  // it against the entry); the path's tiles and the root's come in one read.
   pg::log::StoredTiles tiles;
+  tiles.Prefetch([position, size, at_sealed_size](merkle::NodeSource& source) {
+    source.Node({0, position});
+    merkle::InclusionProof(source, position, size);
+    if (!at_sealed_size) merkle::RootAt(source, size);
+  });
+  const core::Hash leaf = tiles.Node({0, position});
   const merkle::Path path = merkle::InclusionProof(tiles, position, size);
-  const core::Hash root = size == static_cast<std::uint64_t>(state.size) ? state.root : merkle::RootAt(tiles, size);
+  const core::Hash root = at_sealed_size ? state.root : merkle::RootAt(tiles, size);
   spi.Finish();
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   Datum values[5] = {Int64GetDatum(static_cast<int64>(position)), Int64GetDatum(static_cast<int64>(size)),
@@ -130,6 +139,7 @@ ACT_SQL_FUNCTION(act_prove_consistency) {
   const pg::log::LogState state = pg::log::ReadLogState();
   const pg::log::SizeRange sizes = pg::log::CheckedRange(old_size, "old_size", new_size, "new_size", state);
   pg::log::StoredTiles tiles;
+  tiles.Prefetch([&sizes](merkle::NodeSource& source) { merkle::ConsistencyProof(source, sizes.lower, sizes.upper); });
   const merkle::Path path = merkle::ConsistencyProof(tiles, sizes.lower, sizes.upper);
   spi.Finish();
   return PathDatum(path);

@@ -27,6 +27,11 @@ SavedPlan g_write_state(
     3, kStateRow, PlanMode::kGeneric);
 SavedPlan g_read_tile("SELECT hashes FROM act.log_tiles WHERE level = $1 AND idx = $2", 2, kLevelIndex,
                       PlanMode::kGeneric);
+constexpr Oid kTileKeys[] = {INT2ARRAYOID, INT8ARRAYOID};
+SavedPlan g_read_tiles(
+    "SELECT t.level::int4, t.idx, t.hashes FROM unnest($1, $2) AS k(level, idx) "
+    "JOIN act.log_tiles t ON t.level = k.level AND t.idx = k.idx",
+    2, kTileKeys, PlanMode::kGeneric);
 SavedPlan g_write_tile(
     "INSERT INTO act.log_tiles AS t (level, idx, hashes) VALUES ($1, $2, $3) "
     "ON CONFLICT (level, idx) DO UPDATE SET hashes = excluded.hashes",
@@ -117,6 +122,24 @@ std::vector<Hash> StoredTiles::Load(unsigned level, std::uint64_t index) {
   return HashesFromBytes(RowText(0, 1).value_or(""), "a row of act.log_tiles");
 }
 
+std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> StoredTiles::ReadTiles(
+    const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) {
+  std::vector<Datum> levels;
+  std::vector<Datum> indexes;
+  for (const auto& [level, index] : tiles) {
+    levels.push_back(Int16GetDatum(static_cast<int16>(level)));
+    indexes.push_back(Int64GetDatum(static_cast<int64>(index)));
+  }
+  Datum values[2] = {MakeArray(levels, nullptr, INT2OID), MakeArray(indexes, nullptr, INT8OID)};
+  Run(g_read_tiles, values, snapshot_, true, SPI_OK_SELECT);
+  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> read;
+  for (uint64 row = 0; row < RowCount(); ++row)
+    read.emplace_back(std::pair<unsigned, std::uint64_t>{static_cast<unsigned>(RowInt32(row, 1).value_or(0)),
+                                                         static_cast<std::uint64_t>(RowInt64(row, 2).value_or(0))},
+                      HashesFromBytes(RowText(row, 3).value_or(""), "a row of act.log_tiles"));
+  return read;
+}
+
 std::vector<Hash> StoredTiles::ReadTile(unsigned level, std::uint64_t index) {
   std::vector<Hash> hashes = Load(level, index);
   if (hashes.empty())
@@ -156,16 +179,6 @@ void WriteBundle(const EntryBundle& bundle) {
   Datum values[4] = {Int64GetDatum(static_cast<int64>(bundle.index)), Int64GetDatum(bundle.ids.front()),
                      MakeArray(ids, nullptr, INT8OID), HashesDatum(bundle.entries)};
   Run(g_write_bundle, values, ReadOn::kLatest, false, SPI_OK_INSERT);
-}
-
-Hash EntryAt(std::uint64_t position) {
-  const std::uint64_t index = position / core::tlog::kTileWidth;
-  const std::size_t offset = position % core::tlog::kTileWidth;
-  const std::optional<EntryBundle> bundle = ReadBundle(index);
-  if (!bundle || offset >= bundle->entries.size())
-    throw core::SqlError(core::sqlstate::kDataCorrupted,
-                         "act.log_entries has no entry " + std::to_string(position) + " that the tree holds");
-  return bundle->entries[offset];
 }
 
 std::optional<std::uint64_t> PositionOf(int64 id) {

@@ -42,6 +42,9 @@ class StoredTiles : public core::tlog::TileNodeSource {
 
  protected:
   std::vector<Hash> ReadTile(unsigned level, std::uint64_t index) override;
+  // One query for all of them (Prefetch).
+  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
+      const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) override;
 
  private:
   ReadOn snapshot_;
@@ -56,9 +59,6 @@ struct EntryBundle {
 };
 std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot = ReadOn::kStatement);
 void WriteBundle(const EntryBundle& bundle);
-
-// The entry data at a sealed position (XX001 when its row is missing).
-Hash EntryAt(std::uint64_t position);
 
 // The entry position of an event id; nullopt when no sealed entry has it.
 std::optional<std::uint64_t> PositionOf(int64 id);

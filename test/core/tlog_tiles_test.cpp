@@ -150,6 +150,49 @@ TEST(TlogTiles, ProofsReadFewTiles) {
   EXPECT_EQ(merkle::Frontier::Load(resume, 70000).Root(), tiles.frontier().Root());
 }
 
+// A store that reads tiles in batches: after Prefetch the same walk needs
+// no single read, and gives what it gives without the prefetch.
+class BatchedTiles : public CountingTiles {
+ public:
+  using CountingTiles::CountingTiles;
+  int batches = 0;
+  std::size_t batched = 0;
+
+ protected:
+  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
+      const std::vector<std::pair<unsigned, std::uint64_t>>& wanted) override {
+    ++batches;
+    batched += wanted.size();
+    return TileNodeSource::ReadTiles(wanted);
+  }
+};
+
+TEST(TlogTiles, PrefetchReadsEveryTileAWalkNeedsInOneBatch) {
+  MemoryTiles tiles;
+  for (const Hash& leaf : Leaves(70000)) tiles.Append(leaf);
+  for (const auto& [index, size] : {std::pair<std::uint64_t, std::uint64_t>{12345, 69999}, {0, 1}, {69999, 70000},
+                                    {256, 65537}}) {
+    BatchedTiles batched(tiles);
+    batched.Prefetch([&](merkle::NodeSource& source) {
+      merkle::InclusionProof(source, index, size);
+      merkle::RootAt(source, size);
+    });
+    EXPECT_EQ(batched.batches, 1);
+    const int reads_in_batch = batched.reads;
+    EXPECT_EQ(static_cast<std::size_t>(reads_in_batch), batched.batched);
+    EXPECT_EQ(merkle::InclusionProof(batched, index, size), merkle::InclusionProof(tiles, index, size));
+    EXPECT_EQ(merkle::RootAt(batched, size), merkle::RootAt(tiles, size));
+    EXPECT_EQ(batched.reads, reads_in_batch) << "a tile read after the prefetch";
+  }
+  BatchedTiles consistency(tiles);
+  consistency.Prefetch([](merkle::NodeSource& source) { merkle::ConsistencyProof(source, 1000, 70000); });
+  const int reads_in_batch = consistency.reads;
+  EXPECT_EQ(merkle::ConsistencyProof(consistency, 1000, 70000), merkle::ConsistencyProof(tiles, 1000, 70000));
+  EXPECT_EQ(consistency.reads, reads_in_batch);
+  consistency.Prefetch([](merkle::NodeSource& source) { merkle::ConsistencyProof(source, 1000, 70000); });
+  EXPECT_EQ(consistency.batches, 1) << "nothing left to fetch: no second batch";
+}
+
 TEST(TlogTiles, AppendingAfterAReadSeesTheGrownTile) {
   const std::vector<Hash> leaves = Leaves(10);
   MemoryTiles tiles;

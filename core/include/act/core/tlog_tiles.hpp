@@ -6,6 +6,7 @@
 // Any perfect subtree's hash comes from one tile: read at a tile level, or
 // hashed from an aligned slice of at most 128 hashes of one tile.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -62,8 +63,19 @@ Hash HashTileSlice(std::span<const Hash> hashes);
 class TileNodeSource : public merkle::NodeSource {
  public:
   Hash Node(merkle::NodeId id) override;
+  // Runs `walk` over a stand-in source that only notes the tiles its nodes
+  // come from, then has ReadTiles fetch the ones not read yet, all at once.
+  // A proof or root reads nodes by the tree's shape alone, never by their
+  // values, so the same walk over this source then finds every tile cached:
+  // a store pays one round of reads instead of one per tile.
+  void Prefetch(const std::function<void(merkle::NodeSource&)>& walk);
 
  protected:
+  // Tiles among `tiles` with their stored hashes. An override may leave out
+  // missing ones (ReadTile reports them when a node needs them); the default
+  // reads them one by one through ReadTile.
+  virtual std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
+      const std::vector<std::pair<unsigned, std::uint64_t>>& tiles);
   // The hashes of tile (level, index) as stored: the full 256, or the partial
   // tile's. Throw when the tile does not exist.
   virtual std::vector<Hash> ReadTile(unsigned level, std::uint64_t index) = 0;
