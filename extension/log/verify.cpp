@@ -10,10 +10,10 @@
 
 #include "act/core/event_hash.hpp"
 #include "arrays.hpp"
+#include "chain_links.hpp"
 #include "error_bridge.hpp"
 #include "event_rehash.hpp"
 #include "event_rows.hpp"
-#include "index_scan.hpp"
 #include "jsonb_access.hpp"
 
 extern "C" {
@@ -30,19 +30,6 @@ struct Verdict {
   std::int64_t events = 0;
   std::optional<std::int32_t> first_bad_version;
 };
-
-// The hash the chain of `stream` continues from when its first remaining
-// event is `version`: the act.stream_anchors row a windowed act.truncate
-// recorded, if it is for that version and 32 bytes long.
-std::optional<core::Hash> AnchorBefore(std::string_view stream, std::int32_t version) {
-  IndexScan scan("stream_anchors", "stream_anchors_pkey", MakeText(stream), ScanSnapshot::kActive);
-  if (!scan.Next() || scan.Int32At(scan.Column("version")) != version) return std::nullopt;
-  const std::optional<std::string_view> prev = scan.BytesAt(scan.Column("prev"));
-  core::Hash hash;
-  if (!prev || prev->size() != hash.size()) return std::nullopt;
-  memcpy(hash.data(), prev->data(), hash.size());
-  return hash;
-}
 
 // The result rows, one per stream in "C" order. The index gives streams in
 // the database's collation, so rows of the whole log go through a sort (of

@@ -41,6 +41,13 @@ SavedPlan g_write_bundle(
     "INSERT INTO act.log_entries AS b (idx, first_id, ids, entries) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (idx) DO UPDATE SET ids = excluded.ids, entries = excluded.entries",
     4, kBundleRow, PlanMode::kGeneric);
+constexpr Oid kIndexRange[] = {INT8OID, INT8OID};
+SavedPlan g_read_bundle_range("SELECT idx, ids, entries FROM act.log_entries WHERE idx >= $1 AND idx < $2 ORDER BY idx",
+                              2, kIndexRange, PlanMode::kGeneric);
+constexpr Oid kLevelRange[] = {INT2OID, INT8OID, INT8OID};
+SavedPlan g_read_tile_range(
+    "SELECT idx, hashes FROM act.log_tiles WHERE level = $1 AND idx >= $2 AND idx < $3 ORDER BY idx", 3, kLevelRange,
+    PlanMode::kGeneric);
 // The bundle that would hold an id: the last one starting at or below it.
 SavedPlan g_bundle_of_id(
     "SELECT idx, ids FROM act.log_entries WHERE first_id <= $1 ORDER BY first_id DESC LIMIT 1", 1, kIndexOnly,
@@ -155,21 +162,53 @@ void WriteTile(unsigned level, std::uint64_t index, const std::vector<Hash>& has
   Run(g_write_tile, values, ReadOn::kLatest, false, SPI_OK_INSERT);
 }
 
-std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot) {
-  Datum values[1] = {Int64GetDatum(static_cast<int64>(index))};
-  Run(g_read_bundle, values, snapshot, true, SPI_OK_SELECT);
-  if (RowCount() == 0) return std::nullopt;
+namespace {
+// Row `row` of the last query as a bundle: its ids in column `ids_column`, its entries in the next.
+EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column) {
   EntryBundle bundle;
   bundle.index = index;
   bool is_null = false;
-  const Datum ids = Guard([&is_null] { return SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null); });
+  const Datum ids = Guard([row, ids_column, &is_null] {
+    return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, ids_column, &is_null);
+  });
   bundle.ids = Int64ArrayElements(ids);
-  bundle.entries = HashesFromBytes(RowText(0, 2).value_or(""), "a row of act.log_entries");
+  bundle.entries = HashesFromBytes(RowText(row, ids_column + 1).value_or(""), "a row of act.log_entries");
   if (bundle.entries.size() != bundle.ids.size())
     throw core::SqlError(core::sqlstate::kDataCorrupted,
                          "act.log_entries row " + std::to_string(index) + " has " + std::to_string(bundle.ids.size()) +
                              " ids but " + std::to_string(bundle.entries.size()) + " entries");
   return bundle;
+}
+}  // namespace
+
+std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot) {
+  Datum values[1] = {Int64GetDatum(static_cast<int64>(index))};
+  Run(g_read_bundle, values, snapshot, true, SPI_OK_SELECT);
+  if (RowCount() == 0) return std::nullopt;
+  return BundleOfRow(index, 0, 1);
+}
+
+std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to) {
+  Datum values[2] = {Int64GetDatum(static_cast<int64>(from)), Int64GetDatum(static_cast<int64>(to))};
+  Run(g_read_bundle_range, values, ReadOn::kStatement, true, SPI_OK_SELECT);
+  std::vector<EntryBundle> bundles;
+  bundles.reserve(RowCount());
+  for (uint64 row = 0; row < RowCount(); ++row)
+    bundles.push_back(BundleOfRow(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)), row, 2));
+  return bundles;
+}
+
+std::vector<std::pair<std::uint64_t, std::vector<Hash>>> ReadTileRange(unsigned level, std::uint64_t from,
+                                                                       std::uint64_t to) {
+  Datum values[3] = {Int16GetDatum(static_cast<int16>(level)), Int64GetDatum(static_cast<int64>(from)),
+                     Int64GetDatum(static_cast<int64>(to))};
+  Run(g_read_tile_range, values, ReadOn::kStatement, true, SPI_OK_SELECT);
+  std::vector<std::pair<std::uint64_t, std::vector<Hash>>> read;
+  read.reserve(RowCount());
+  for (uint64 row = 0; row < RowCount(); ++row)
+    read.emplace_back(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)),
+                      HashesFromBytes(RowText(row, 2).value_or(""), "a row of act.log_tiles"));
+  return read;
 }
 
 void WriteBundle(const EntryBundle& bundle) {

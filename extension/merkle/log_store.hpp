@@ -58,6 +58,12 @@ struct EntryBundle {
   std::vector<Hash> entries;  // the events' stored hashes, as sealed
 };
 std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot = ReadOn::kStatement);
+// For long walks (act.verify_log): the bundles with index in [from, to), and
+// the tiles of one level with index in [from, to), in index order, in one
+// query each; missing rows are left out.
+std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to);
+std::vector<std::pair<std::uint64_t, std::vector<Hash>>> ReadTileRange(unsigned level, std::uint64_t from,
+                                                                       std::uint64_t to);
 void WriteBundle(const EntryBundle& bundle);
 
 // The entry position of an event id; nullopt when no sealed entry has it.

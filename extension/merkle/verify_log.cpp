@@ -1,18 +1,26 @@
 // act.verify_log(from_size, to_size): checks the entries [from_size, to_size)
 // against the events they were sealed from (each present event's hash
-// recomputed from its content, as act.verify does) and the stored tree
+// recomputed from its row, as act.verify does, rows read from the id index) and the stored tree
 // against the entries (every tile hash over the range recomputed from the
 // level below), then the roots the log has stated: act.log_state's and each
 // checkpoint's in the range. One row per problem; none when all agree.
 // Events act.truncate deleted have no content left: their entries stand as
 // sealed (C2SP pruning), their proofs still hold.
+#include <algorithm>
+#include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "act/core/errors.hpp"
 #include "act/core/merkle.hpp"
 #include "arrays.hpp"
+#include "chain_links.hpp"
+#include "event_rehash.hpp"
+#include "event_rows.hpp"
 #include "log_store.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
@@ -23,23 +31,57 @@ namespace tlog = core::tlog;
 
 namespace {
 
-constexpr Oid kIdRange[] = {INT8OID, INT8OID};
-// Each event of an id range with its hash recomputed from its content and the
-// stored hash of its predecessor (or the anchor act.truncate recorded, or
-// zeros at version 0); NULL when the predecessor is missing.
-pg::SavedPlan g_events_in_range(
-    "SELECT e.id, e.hash, act.event_hash(CASE WHEN e.version = 0 THEN "
-    "'\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea "
-    "ELSE coalesce(p.hash, a.prev) END, e.stream, e.version, e.name, e.data, e.meta, e.created) "
-    "FROM act.events e "
-    "LEFT JOIN act.events p ON p.stream = e.stream AND p.version = e.version - 1 "
-    "LEFT JOIN act.stream_anchors a ON a.stream = e.stream AND a.version = e.version "
-    "WHERE e.id > $1 AND e.id <= $2 ORDER BY e.id",
-    2, kIdRange, pg::PlanMode::kGeneric);
 constexpr Oid kSizeRange[] = {INT8OID, INT8OID};
 pg::SavedPlan g_checkpoints_in_range(
     "SELECT size, root FROM act.checkpoints WHERE size > $1 AND size <= $2 ORDER BY size", 2, kSizeRange,
     pg::PlanMode::kGeneric);
+
+// A long walk's reads, 64 rows a query: the bundles, or one level's tiles,
+// around the index asked for. Walks go up the indexes, so each row is read once.
+constexpr std::uint64_t kRowsPerRead = 64;
+
+class BundleWindow {
+ public:
+  // The bundle at `index`; null when act.log_entries has no such row.
+  const pg::log::EntryBundle* At(std::uint64_t index) {
+    if (!filled_ || index < from_ || index >= from_ + kRowsPerRead) {
+      rows_ = pg::log::ReadBundles(index, index + kRowsPerRead);
+      from_ = index;
+      filled_ = true;
+    }
+    const auto found = std::lower_bound(rows_.begin(), rows_.end(), index,
+                                        [](const pg::log::EntryBundle& row, std::uint64_t i) { return row.index < i; });
+    return found != rows_.end() && found->index == index ? &*found : nullptr;
+  }
+
+ private:
+  std::vector<pg::log::EntryBundle> rows_;
+  std::uint64_t from_ = 0;
+  bool filled_ = false;
+};
+
+class TileWindow {
+ public:
+  explicit TileWindow(unsigned level) : level_(level) {}
+  // The stored hashes of tile `index` of this level; empty when there is no such row.
+  const std::vector<core::Hash>& At(std::uint64_t index) {
+    if (!filled_ || index < from_ || index >= from_ + kRowsPerRead) {
+      rows_ = pg::log::ReadTileRange(level_, index, index + kRowsPerRead);
+      from_ = index;
+      filled_ = true;
+    }
+    const auto found = std::lower_bound(rows_.begin(), rows_.end(), index,
+                                        [](const auto& row, std::uint64_t i) { return row.first < i; });
+    return found != rows_.end() && found->first == index ? found->second : none_;
+  }
+
+ private:
+  unsigned level_;
+  std::vector<std::pair<std::uint64_t, std::vector<core::Hash>>> rows_;
+  std::uint64_t from_ = 0;
+  bool filled_ = false;
+  const std::vector<core::Hash> none_;
+};
 
 struct Problem {
   std::optional<int64> position;
@@ -67,55 +109,85 @@ class Verifier {
   // Entries against events, one bundle (256 entries) at a time.
   void CheckEntries() {
     if (begin_ == end_) return;
-    std::optional<int64> after;  // the id range read so far ends here
+    // The id range read so far ends at `after` (none yet, or a missing
+    // bundle broke the range). A plain pair: GCC 12 takes an optional here
+    // for maybe-uninitialized.
+    bool have_after = false;
+    int64 after = 0;
+    BundleWindow bundles;
     for (std::uint64_t index = begin_ / tlog::kTileWidth; index * tlog::kTileWidth < end_; ++index) {
-      const std::optional<pg::log::EntryBundle> bundle = pg::log::ReadBundle(index);
+      const pg::log::EntryBundle* bundle = bundles.At(index);
       if (!bundle) {
         Report(static_cast<int64>(index * tlog::kTileWidth), std::nullopt,
                "act.log_entries has no row " + std::to_string(index));
-        after.reset();
+        have_after = false;
         continue;
       }
       const std::uint64_t first = index * tlog::kTileWidth;
       std::size_t lo = begin_ > first ? begin_ - first : 0;
       std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
       if (lo >= hi) continue;
-      if (!after) after = bundle->ids[lo] - 1;
+      if (!have_after) after = bundle->ids[lo] - 1;
       const int64 last_id = bundle->ids[hi - 1];
-      CheckEventsAgainst(*bundle, lo, hi, *after, last_id);
+      CheckEventsAgainst(*bundle, lo, hi, after, last_id);
       after = last_id;
+      have_after = true;
     }
     // Past the last entry: an event at or below what was sealed that no entry holds.
-    if (after && end_ == static_cast<std::uint64_t>(state_.size) && *after < state_.sealed_upto_id) {
+    if (have_after && end_ == static_cast<std::uint64_t>(state_.size) && after < state_.sealed_upto_id) {
       pg::log::EntryBundle none;
-      CheckEventsAgainst(none, 0, 0, *after, state_.sealed_upto_id);
+      CheckEventsAgainst(none, 0, 0, after, state_.sealed_upto_id);
     }
   }
 
-  // The events with ids in (after, last_id] against entries [lo, hi) of the bundle.
+  // The events with ids in (after, last_id] against entries [lo, hi) of the
+  // bundle, read straight from the id index and each rehashed from its row.
   void CheckEventsAgainst(const pg::log::EntryBundle& bundle, std::size_t lo, std::size_t hi, int64 after,
                           int64 last_id) {
-    Datum range[2] = {Int64GetDatum(after), Int64GetDatum(last_id)};
-    pg::Execute(g_events_in_range.Get(), range, nullptr, true, 0, SPI_OK_SELECT);
+    if (last_id <= after) return;
+    pg::EventRows rows(pg::EventRows::IdRange{after + 1, last_id});
+    pg::EventRow row;
     std::size_t entry = lo;
-    for (uint64 row = 0; row < pg::RowCount(); ++row) {
-      const int64 id = pg::RowInt64(row, 1).value_or(0);
+    while (rows.Next(row)) {
+      const int64 id = row.id;
       while (entry < hi && bundle.ids[entry] < id) ++entry;  // deleted by act.truncate
+      const std::optional<core::Hash> prev = Predecessor(row);
+      Remember(row);
       if (entry >= hi || bundle.ids[entry] != id) {
         Report(std::nullopt, id, "event " + std::to_string(id) + " is in act.events but not in the log");
         continue;
       }
       const int64 position = static_cast<int64>(bundle.index * tlog::kTileWidth + entry);
-      const std::string_view stored = pg::RowText(row, 2).value_or("");
-      const std::optional<std::string_view> recomputed = pg::RowText(row, 3);
       const core::Hash& sealed = bundle.entries[entry];
-      if (stored.size() != sealed.size() || std::memcmp(stored.data(), sealed.data(), sealed.size()) != 0)
+      if (row.hash.size() != sealed.size() || std::memcmp(row.hash.data(), sealed.data(), sealed.size()) != 0)
         Report(position, id, "the event's stored hash is not the entry sealed for it");
-      else if (!recomputed)
+      else if (!prev)
         Report(position, id, "the event's previous version is missing, so its hash cannot be recomputed");
-      else if (*recomputed != stored)
+      else if (rehasher_.Compute(*prev, row) != sealed)
         Report(position, id, "the event's content does not match its hash");
       ++entry;
+    }
+  }
+
+  // What `row` must chain to: the stored hash of the event before it in its
+  // stream, seen a moment ago in id order (a stream's versions come in id
+  // order) or else looked up by index; zeros at version 0; the anchor
+  // act.truncate left. None when there is nothing to chain to.
+  std::optional<core::Hash> Predecessor(const pg::EventRow& row) {
+    if (row.version == 0) return core::kZeroHash;
+    const auto seen = last_seen_.find(row.stream);
+    if (seen != last_seen_.end() && seen->second.version == row.version - 1) return seen->second.hash;
+    return pg::ChainPredecessor(row.stream, row.version);
+  }
+  void Remember(const pg::EventRow& row) {
+    // Bounded: a log of many short streams falls back to the index lookups.
+    if (last_seen_.size() >= kStreamsRemembered && !last_seen_.contains(row.stream)) last_seen_.clear();
+    LastSeen& seen = last_seen_[std::string(row.stream)];
+    seen.version = row.version;
+    seen.hash.reset();
+    if (row.hash.size() == core::kZeroHash.size()) {
+      seen.hash.emplace();
+      std::memcpy(seen.hash->data(), row.hash.data(), seen.hash->size());
     }
   }
 
@@ -123,10 +195,12 @@ class Verifier {
   // hashes of the entries at tile level 0, 256 hashes of a tile one level
   // down above it.
   void CheckTiles() {
-    pg::log::StoredTiles tiles;
     const std::uint64_t size = static_cast<std::uint64_t>(state_.size);
     if (begin_ == end_) return;
     for (unsigned level = 0;; ++level) {
+      BundleWindow bundles;
+      TileWindow tiles(level);
+      TileWindow tiles_below(level == 0 ? 0 : level - 1);
       const unsigned shift = tlog::kTileHeight * level;  // log2 of the leaves under one hash of this level
       const std::uint64_t total = tlog::HashesAtTileLevel(size, level);
       if (total == 0) break;
@@ -134,7 +208,7 @@ class Verifier {
       const std::uint64_t end_hash = std::min<std::uint64_t>(((end_ - 1) >> shift) + 1, total);
       if (first_hash >= end_hash) continue;  // the range lies in a subtree not complete yet
       for (std::uint64_t tile = first_hash / tlog::kTileWidth; tile * tlog::kTileWidth < end_hash; ++tile) {
-        const std::vector<core::Hash> stored = tiles.Load(level, tile);
+        const std::vector<core::Hash>& stored = tiles.At(tile);
         const unsigned width = tlog::TileWidthAt(size, level, tile);
         if (stored.size() != width) {
           Report(static_cast<int64>((tile * tlog::kTileWidth) << shift), std::nullopt,
@@ -142,8 +216,7 @@ class Verifier {
                      " hashes, not " + std::to_string(width));
           continue;
         }
-        std::optional<pg::log::EntryBundle> bundle;
-        if (level == 0) bundle = pg::log::ReadBundle(tile);
+        const pg::log::EntryBundle* bundle = level == 0 ? bundles.At(tile) : nullptr;
         for (unsigned i = 0; i < width; ++i) {
           const std::uint64_t hash_index = tile * tlog::kTileWidth + i;
           if (hash_index < first_hash || hash_index >= end_hash) continue;
@@ -152,7 +225,7 @@ class Verifier {
             if (!bundle || i >= bundle->entries.size()) continue;  // reported with the entries
             expected = merkle::LeafHash(bundle->entries[i]);
           } else {
-            const std::vector<core::Hash> below = tiles.Load(level - 1, hash_index);
+            const std::vector<core::Hash>& below = tiles_below.At(hash_index);
             if (below.size() != tlog::kTileWidth) continue;  // reported at its own level
             expected = tlog::HashTileSlice(below);
           }
@@ -192,10 +265,22 @@ class Verifier {
     }
   }
 
+  struct LastSeen {
+    std::int32_t version = 0;
+    std::optional<core::Hash> hash;  // none: not 32 bytes, nothing chains to it
+  };
+  struct StreamHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view stream) const { return std::hash<std::string_view>{}(stream); }
+  };
+  static constexpr std::size_t kStreamsRemembered = 65536;
+
   const pg::log::LogState& state_;
   std::uint64_t begin_;
   std::uint64_t end_;
   std::vector<Problem> problems_;
+  pg::EventRehasher rehasher_;
+  std::unordered_map<std::string, LastSeen, StreamHash, std::equal_to<>> last_seen_;
 };
 
 }  // namespace

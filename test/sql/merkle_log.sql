@@ -2,7 +2,7 @@
 -- act.prove_inclusion, act.prove_consistency, act.log_entries, act.prove_stream,
 -- act.verify_log; roots and proofs checked against RFC 9162 written in SQL.
 BEGIN;
-SELECT plan(72);
+SELECT plan(77);
 \ir lib/refused.sql
 \ir lib/merkle.sql
 
@@ -109,6 +109,18 @@ SELECT is((SELECT array_agg(row(position, problem)::text ORDER BY position) FROM
   ARRAY[row(2::bigint, 'the event''s stored hash is not the entry sealed for it')::text,
         row(3::bigint, 'the event''s content does not match its hash')::text],
   'a rewritten hash is reported at its position, and its successor no longer chains to it');
+ROLLBACK TO tamper;
+-- From the middle: each range's first events chain to predecessors outside it.
+SELECT is_empty('SELECT * FROM act.verify_log(301)', 'an intact log verifies from the middle');
+SELECT is_empty('SELECT * FROM act.verify_log(257, 300)', 'and over a range across a bundle''s edge');
+UPDATE act.events SET data = '{"forged": true}' WHERE stream = 'm-2' AND version = 0;
+SELECT is_empty('SELECT * FROM act.verify_log(5)', 'a range after an edited event does not see it (successors chain to its stored hash)');
+SELECT is((SELECT count(*) FROM act.verify_log(2, 3)), 1::bigint, 'and a range holding it reports it');
+ROLLBACK TO tamper;
+DELETE FROM act.events WHERE stream = 'm-2' AND version = 0;
+SELECT is((SELECT array_agg(row(position, problem)::text) FROM act.verify_log(3, 5)),
+  ARRAY[row(3::bigint, 'the event''s previous version is missing, so its hash cannot be recomputed')::text],
+  'an event whose predecessor is gone cannot be recomputed');
 ROLLBACK TO tamper;
 UPDATE act.log_tiles SET hashes = sha256('x') || substr(hashes, 33) WHERE level = 0 AND idx = 1;
 SELECT ok((SELECT bool_or(position = 256 AND problem LIKE 'tile tile/0/001 hash 0 is not the hash of what it covers') FROM act.verify_log()),
