@@ -127,6 +127,33 @@ bool StillRunning(BackgroundWorkerHandle* handle) {
   return status == BGWH_STARTED || status == BGWH_NOT_YET_STARTED;
 }
 
+// When the launcher last started a sealer in each database: one starts at
+// most once an interval per database, however often the launcher wakes (each
+// sealer's end wakes it).
+struct LastStart {
+  Oid database;
+  TimestampTz at;
+};
+LastStart g_last_starts[1024];
+
+bool StartedWithin(Oid database, TimestampTz now, long interval_ms) {
+  for (const LastStart& last : g_last_starts)
+    if (last.database == database) return last.at > now - interval_ms * 1000;
+  return false;
+}
+
+void NoteStart(Oid database, TimestampTz now) {
+  LastStart* target = nullptr;
+  for (LastStart& last : g_last_starts) {
+    if (last.database == database) {
+      target = &last;
+      break;
+    }
+    if (target == nullptr || last.at < target->at) target = &last;  // else the oldest gives way
+  }
+  *target = {database, now};
+}
+
 void StartSealers(Running* running, int* running_count) {
   // Forget the workers that have ended.
   int kept = 0;
@@ -150,7 +177,8 @@ void StartSealers(Running* running, int* running_count) {
     const int i = (first + n) % count;
     bool busy = false;
     for (int j = 0; j < *running_count; ++j) busy = busy || running[j].database == databases[i];
-    if (busy || RecentlyWithoutLog(databases[i], now)) continue;
+    if (busy || RecentlyWithoutLog(databases[i], now) || StartedWithin(databases[i], now, g_seal_interval_ms))
+      continue;
     BackgroundWorker worker;
     FillWorker(&worker, "pg_act sealer", "act_seal_database_main");
     worker.bgw_restart_time = BGW_NEVER_RESTART;
@@ -160,6 +188,7 @@ void StartSealers(Running* running, int* running_count) {
     if (!RegisterDynamicBackgroundWorker(&worker, &handle)) break;  // no free worker slot: next time
     running[(*running_count)++] = {databases[i], handle};
     started_last = databases[i];
+    NoteStart(databases[i], now);
   }
 }
 
