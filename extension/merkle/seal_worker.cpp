@@ -35,19 +35,21 @@ PGDLLEXPORT void act_seal_database_main(Datum);
 namespace act::pg {
 namespace {
 
-constexpr int kDatabaseSlots = 64;
+constexpr int kDatabaseSlots = 1024;  // as many as a launcher pass lists
 constexpr int kMaxSealersAtOnce = 2;
 constexpr long kRecheckWithoutLogMs = 5000;
 
-// What the workers found, for the launcher: which databases have no log.
-struct DatabaseSeen {
+// When each database may get its next sealer: one interval after the
+// launcher started the last one (a sealer's end wakes the launcher, which
+// must not start the next at once), or a few seconds after a sealer found
+// the database without the log. Shared: the sealers write the second.
+struct NextSeal {
   Oid database;
-  bool has_log;
-  TimestampTz checked;
+  TimestampTz not_before;
 };
 struct SealShared {
   slock_t mutex;
-  DatabaseSeen seen[kDatabaseSlots];
+  NextSeal next[kDatabaseSlots];
 };
 SealShared* g_seal_shared = nullptr;
 
@@ -57,36 +59,35 @@ void AttachSealShared(void* memory, bool found) {
   g_seal_shared = static_cast<SealShared*>(memory);
   if (found) return;
   SpinLockInit(&g_seal_shared->mutex);
-  for (DatabaseSeen& slot : g_seal_shared->seen) slot = {InvalidOid, false, 0};
+  for (NextSeal& slot : g_seal_shared->next) slot = {InvalidOid, 0};
 }
 
-void RecordSeen(Oid database, bool has_log) {
-  const TimestampTz now = GetCurrentTimestamp();
+// No sealer starts in `database` before `not_before`. With every slot taken,
+// the one whose time passed longest ago gives way.
+void DeferSealing(Oid database, TimestampTz not_before) {
   SpinLockAcquire(&g_seal_shared->mutex);
-  DatabaseSeen* target = nullptr;
-  for (DatabaseSeen& slot : g_seal_shared->seen) {
+  NextSeal* target = nullptr;
+  for (NextSeal& slot : g_seal_shared->next) {
     if (slot.database == database) {
       target = &slot;
       break;
     }
-    if (target == nullptr && (slot.database == InvalidOid || slot.checked < now - kRecheckWithoutLogMs * 1000 * 10))
-      target = &slot;
+    if (target == nullptr || slot.not_before < target->not_before) target = &slot;
   }
-  if (target != nullptr) *target = {database, has_log, now};
+  *target = {database, not_before};
   SpinLockRelease(&g_seal_shared->mutex);
 }
 
-// Whether a worker found the database without the log a short while ago.
-bool RecentlyWithoutLog(Oid database, TimestampTz now) {
-  bool without = false;
+bool SealingDeferred(Oid database, TimestampTz now) {
+  bool deferred = false;
   SpinLockAcquire(&g_seal_shared->mutex);
-  for (const DatabaseSeen& slot : g_seal_shared->seen)
+  for (const NextSeal& slot : g_seal_shared->next)
     if (slot.database == database) {
-      without = !slot.has_log && slot.checked > now - kRecheckWithoutLogMs * 1000;
+      deferred = slot.not_before > now;
       break;
     }
   SpinLockRelease(&g_seal_shared->mutex);
-  return without;
+  return deferred;
 }
 
 void FillWorker(BackgroundWorker* worker, const char* name, const char* function) {
@@ -127,33 +128,6 @@ bool StillRunning(BackgroundWorkerHandle* handle) {
   return status == BGWH_STARTED || status == BGWH_NOT_YET_STARTED;
 }
 
-// When the launcher last started a sealer in each database: one starts at
-// most once an interval per database, however often the launcher wakes (each
-// sealer's end wakes it).
-struct LastStart {
-  Oid database;
-  TimestampTz at;
-};
-LastStart g_last_starts[1024];
-
-bool StartedWithin(Oid database, TimestampTz now, long interval_ms) {
-  for (const LastStart& last : g_last_starts)
-    if (last.database == database) return last.at > now - interval_ms * 1000;
-  return false;
-}
-
-void NoteStart(Oid database, TimestampTz now) {
-  LastStart* target = nullptr;
-  for (LastStart& last : g_last_starts) {
-    if (last.database == database) {
-      target = &last;
-      break;
-    }
-    if (target == nullptr || last.at < target->at) target = &last;  // else the oldest gives way
-  }
-  *target = {database, now};
-}
-
 void StartSealers(Running* running, int* running_count) {
   // Forget the workers that have ended.
   int kept = 0;
@@ -177,8 +151,7 @@ void StartSealers(Running* running, int* running_count) {
     const int i = (first + n) % count;
     bool busy = false;
     for (int j = 0; j < *running_count; ++j) busy = busy || running[j].database == databases[i];
-    if (busy || RecentlyWithoutLog(databases[i], now) || StartedWithin(databases[i], now, g_seal_interval_ms))
-      continue;
+    if (busy || SealingDeferred(databases[i], now)) continue;
     BackgroundWorker worker;
     FillWorker(&worker, "pg_act sealer", "act_seal_database_main");
     worker.bgw_restart_time = BGW_NEVER_RESTART;
@@ -188,7 +161,7 @@ void StartSealers(Running* running, int* running_count) {
     if (!RegisterDynamicBackgroundWorker(&worker, &handle)) break;  // no free worker slot: next time
     running[(*running_count)++] = {databases[i], handle};
     started_last = databases[i];
-    NoteStart(databases[i], now);
+    DeferSealing(databases[i], now + static_cast<TimestampTz>(g_seal_interval_ms) * 1000);
   }
 }
 
@@ -274,6 +247,6 @@ void act_seal_database_main(Datum argument) {
   SPI_finish();
   CommitTransactionCommand();
   pgstat_report_activity(STATE_IDLE, nullptr);
-  act::pg::RecordSeen(database, has_log);
+  if (!has_log) act::pg::DeferSealing(database, GetCurrentTimestamp() + act::pg::kRecheckWithoutLogMs * 1000);
   proc_exit(0);
 }
