@@ -16,25 +16,19 @@ namespace {
 constexpr std::uint8_t kLeafPrefix = 0x00;
 constexpr std::uint8_t kNodePrefix = 0x01;
 
-// The low-level SHA-256 calls, as in event_hash.cpp (which says why): a proof
-// or a sealed tile hashes hundreds of 65-byte nodes, and EVP's per-call
-// context reallocation cost more than the hashing.
-class Digest {
- public:
-  Hash Of(std::uint8_t prefix, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second = {}) {
-    Hash out{};
-    SHA256_CTX ctx;
-    if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, &prefix, 1) != 1 ||
-        SHA256_Update(&ctx, first.data(), first.size()) != 1 ||
-        SHA256_Update(&ctx, second.data(), second.size()) != 1 || SHA256_Final(out.data(), &ctx) != 1)
-      throw std::runtime_error("OpenSSL SHA-256 failed");
-    return out;
-  }
-};
-
-Digest& ThreadDigest() {
-  thread_local Digest digest;
-  return digest;
+// SHA-256(prefix || first || second) through the low-level calls, as in
+// event_hash.cpp (which says why): a proof or a sealed tile hashes hundreds of
+// 65-byte nodes, and EVP's per-call context reallocation cost more than the
+// hashing.
+Hash PrefixedSha256(std::uint8_t prefix, std::span<const std::uint8_t> first,
+                    std::span<const std::uint8_t> second = {}) {
+  Hash out{};
+  SHA256_CTX ctx;
+  if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, &prefix, 1) != 1 ||
+      SHA256_Update(&ctx, first.data(), first.size()) != 1 || SHA256_Update(&ctx, second.data(), second.size()) != 1 ||
+      SHA256_Final(out.data(), &ctx) != 1)
+    throw std::runtime_error("OpenSSL SHA-256 failed");
+  return out;
 }
 
 // RFC 9162 §2.1.3.1 PATH, as ranges: the sibling of each subtree on the way
@@ -104,12 +98,12 @@ Hash EmptyRoot() {
   return empty;
 }
 
-Hash LeafHash(std::span<const std::uint8_t> entry) { return ThreadDigest().Of(kLeafPrefix, entry); }
+Hash LeafHash(std::span<const std::uint8_t> entry) { return PrefixedSha256(kLeafPrefix, entry); }
 
-Hash NodeHash(const Hash& left, const Hash& right) { return ThreadDigest().Of(kNodePrefix, left, right); }
+Hash NodeHash(const Hash& left, const Hash& right) { return PrefixedSha256(kNodePrefix, left, right); }
 
 Hash NodeHash(std::span<const std::uint8_t> left, std::span<const std::uint8_t> right) {
-  return ThreadDigest().Of(kNodePrefix, left, right);
+  return PrefixedSha256(kNodePrefix, left, right);
 }
 
 Hash RootOf(std::span<const Hash> leaf_hashes) {

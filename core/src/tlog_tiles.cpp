@@ -108,19 +108,19 @@ void TileNodeSource::Prefetch(const std::function<void(merkle::NodeSource&)>& wa
   // Every node it is asked for hashes to zero: the walk's result is thrown away.
   class TileRecorder : public merkle::NodeSource {
    public:
-    explicit TileRecorder(const std::map<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>& cached)
+    explicit TileRecorder(const std::map<TileKey, std::vector<Hash>>& cached)
         : cached_(cached) {}
     Hash Node(merkle::NodeId id) override {
       const TileSlice slice = LocateNode(id);
-      const std::pair<unsigned, std::uint64_t> key{slice.tile_level, slice.tile_index};
+      const TileKey key{slice.tile_level, slice.tile_index};
       if (!cached_.contains(key) && std::find(wanted.begin(), wanted.end(), key) == wanted.end())
         wanted.push_back(key);
       return Hash{};
     }
-    std::vector<std::pair<unsigned, std::uint64_t>> wanted;
+    std::vector<TileKey> wanted;
 
    private:
-    const std::map<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>& cached_;
+    const std::map<TileKey, std::vector<Hash>>& cached_;
   };
   TileRecorder recorder(cache_);
   walk(recorder);
@@ -128,9 +128,8 @@ void TileNodeSource::Prefetch(const std::function<void(merkle::NodeSource&)>& wa
   for (auto& [key, hashes] : ReadTiles(recorder.wanted)) cache_.insert_or_assign(key, std::move(hashes));
 }
 
-std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> TileNodeSource::ReadTiles(
-    const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) {
-  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> read;
+std::vector<KeyedTile> TileNodeSource::ReadTiles(const std::vector<TileKey>& tiles) {
+  std::vector<KeyedTile> read;
   for (const auto& key : tiles) read.emplace_back(key, ReadTile(key.first, key.second));
   return read;
 }

@@ -129,8 +129,7 @@ std::vector<Hash> StoredTiles::Load(unsigned level, std::uint64_t index) {
   return HashesFromBytes(RowText(0, 1).value_or(""), "a row of act.log_tiles");
 }
 
-std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> StoredTiles::ReadTiles(
-    const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) {
+std::vector<core::tlog::KeyedTile> StoredTiles::ReadTiles(const std::vector<core::tlog::TileKey>& tiles) {
   std::vector<Datum> levels;
   std::vector<Datum> indexes;
   for (const auto& [level, index] : tiles) {
@@ -139,10 +138,10 @@ std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> St
   }
   Datum values[2] = {MakeArray(levels, nullptr, INT2OID), MakeArray(indexes, nullptr, INT8OID)};
   Run(g_read_tiles, values, snapshot_, true, SPI_OK_SELECT);
-  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> read;
+  std::vector<core::tlog::KeyedTile> read;
   for (uint64 row = 0; row < RowCount(); ++row)
-    read.emplace_back(std::pair<unsigned, std::uint64_t>{static_cast<unsigned>(RowInt32(row, 1).value_or(0)),
-                                                         static_cast<std::uint64_t>(RowInt64(row, 2).value_or(0))},
+    read.emplace_back(core::tlog::TileKey{static_cast<unsigned>(RowInt32(row, 1).value_or(0)),
+                                          static_cast<std::uint64_t>(RowInt64(row, 2).value_or(0))},
                       HashesFromBytes(RowText(row, 3).value_or(""), "a row of act.log_tiles"));
   return read;
 }

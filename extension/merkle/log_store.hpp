@@ -43,8 +43,7 @@ class StoredTiles : public core::tlog::TileNodeSource {
  protected:
   std::vector<Hash> ReadTile(unsigned level, std::uint64_t index) override;
   // One query for all of them (Prefetch).
-  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
-      const std::vector<std::pair<unsigned, std::uint64_t>>& tiles) override;
+  std::vector<core::tlog::KeyedTile> ReadTiles(const std::vector<core::tlog::TileKey>& tiles) override;
 
  private:
   ReadOn snapshot_;

@@ -159,8 +159,7 @@ class BatchedTiles : public CountingTiles {
   std::size_t batched = 0;
 
  protected:
-  std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
-      const std::vector<std::pair<unsigned, std::uint64_t>>& wanted) override {
+  std::vector<KeyedTile> ReadTiles(const std::vector<TileKey>& wanted) override {
     ++batches;
     batched += wanted.size();
     return TileNodeSource::ReadTiles(wanted);

@@ -57,6 +57,10 @@ TileSlice LocateNode(merkle::NodeId node);
 // pairs hashed level by level). Throws std::invalid_argument for another count.
 Hash HashTileSlice(std::span<const Hash> hashes);
 
+// A tile by (tile level, index), and a tile's stored hashes under its key.
+using TileKey = std::pair<unsigned, std::uint64_t>;
+using KeyedTile = std::pair<TileKey, std::vector<Hash>>;
+
 // A NodeSource over tiles: asks ReadTile for each tile once (per source
 // object) and computes nodes inside it. The database side derives from it; a
 // source lives for one query, so its cache stays at O(log n) tiles.
@@ -74,8 +78,7 @@ class TileNodeSource : public merkle::NodeSource {
   // Tiles among `tiles` with their stored hashes. An override may leave out
   // missing ones (ReadTile reports them when a node needs them); the default
   // reads them one by one through ReadTile.
-  virtual std::vector<std::pair<std::pair<unsigned, std::uint64_t>, std::vector<Hash>>> ReadTiles(
-      const std::vector<std::pair<unsigned, std::uint64_t>>& tiles);
+  virtual std::vector<KeyedTile> ReadTiles(const std::vector<TileKey>& tiles);
   // The hashes of tile (level, index) as stored: the full 256, or the partial
   // tile's. Throw when the tile does not exist.
   virtual std::vector<Hash> ReadTile(unsigned level, std::uint64_t index) = 0;
@@ -83,7 +86,7 @@ class TileNodeSource : public merkle::NodeSource {
   void ForgetTiles();
 
  private:
-  std::map<std::pair<unsigned, std::uint64_t>, std::vector<Hash>> cache_;
+  std::map<TileKey, std::vector<Hash>> cache_;
 };
 
 // Tiles in memory, filled by appending leaf hashes the way a sealer does (from
