@@ -4,6 +4,7 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -23,6 +24,20 @@ constexpr std::uint8_t kNodePrefix = 0x01;
 Hash PrefixedSha256(std::uint8_t prefix, std::span<const std::uint8_t> first,
                     std::span<const std::uint8_t> second = {}) {
   Hash out{};
+  // A leaf or a node fits one small buffer: one update instead of three
+  // (each copies into the context's block buffer).
+  constexpr std::size_t kSmall = 1 + 2 * sizeof(Hash);
+  if (1 + first.size() + second.size() <= kSmall) {
+    std::array<std::uint8_t, kSmall> message;
+    message[0] = prefix;
+    std::copy(first.begin(), first.end(), message.begin() + 1);
+    std::copy(second.begin(), second.end(), message.begin() + 1 + first.size());
+    SHA256_CTX ctx;  // not SHA256(): OpenSSL 3 routes the one-shot call through EVP
+    if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, message.data(), 1 + first.size() + second.size()) != 1 ||
+        SHA256_Final(out.data(), &ctx) != 1)
+      throw std::runtime_error("OpenSSL SHA-256 failed");
+    return out;
+  }
   SHA256_CTX ctx;
   if (SHA256_Init(&ctx) != 1 || SHA256_Update(&ctx, &prefix, 1) != 1 ||
       SHA256_Update(&ctx, first.data(), first.size()) != 1 || SHA256_Update(&ctx, second.data(), second.size()) != 1 ||

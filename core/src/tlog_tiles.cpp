@@ -1,6 +1,7 @@
 #include "act/core/tlog_tiles.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -78,11 +79,18 @@ Hash HashTileSlice(std::span<const Hash> hashes) {
     throw std::invalid_argument("a tile slice of " + std::to_string(hashes.size()) +
                                 " hashes is not a perfect subtree");
   if (hashes.size() == 1) return hashes.front();
-  std::vector<Hash> level(hashes.begin(), hashes.end());
-  while (level.size() > 1) {
-    for (std::size_t i = 0; i < level.size() / 2; ++i) level[i] = merkle::NodeHash(level[2 * i], level[2 * i + 1]);
-    level.resize(level.size() / 2);
+  // The level above the slice, then each next one in place: a tile's fits
+  // on the stack (act.verify_log hashes one slice a tile).
+  std::array<Hash, kTileWidth / 2> small;
+  std::vector<Hash> large;
+  std::span<Hash> level(small.data(), hashes.size() / 2);
+  if (hashes.size() / 2 > small.size()) {
+    large.resize(hashes.size() / 2);
+    level = large;
   }
+  for (std::size_t i = 0; i < level.size(); ++i) level[i] = merkle::NodeHash(hashes[2 * i], hashes[2 * i + 1]);
+  for (std::size_t width = level.size(); width > 1; width /= 2)
+    for (std::size_t i = 0; i < width / 2; ++i) level[i] = merkle::NodeHash(level[2 * i], level[2 * i + 1]);
   return level.front();
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,14 +90,51 @@ struct Problem {
   std::string problem;
 };
 
+// The events with ids in a range, in id order, from one scan of the id index
+// that the walk takes bundle by bundle (one scan, not one a bundle: opening
+// a btree scan allocates tens of kilobytes).
+class EventCursor {
+ public:
+  // The next event with after < id <= last into `row`; events at or below
+  // `after` are passed over, one above `last` is kept for the next call.
+  bool Next(int64 after, int64 last, pg::EventRow& row) {
+    if (!rows_) rows_.emplace(pg::EventRows::IdRange{after + 1, std::numeric_limits<int64>::max()});
+    for (;;) {
+      if (!pending_) {
+        if (ended_ || !rows_->Next(row_)) {
+          ended_ = true;
+          return false;
+        }
+        pending_ = true;
+      }
+      if (row_.id > last) return false;
+      pending_ = false;
+      if (row_.id <= after) continue;
+      row = row_;
+      return true;
+    }
+  }
+
+ private:
+  std::optional<pg::EventRows> rows_;
+  pg::EventRow row_;
+  bool pending_ = false;  // row_ is read and not yet handed out
+  bool ended_ = false;
+};
+
 class Verifier {
  public:
   Verifier(const pg::log::LogState& state, std::uint64_t begin, std::uint64_t end)
-      : state_(state), begin_(begin), end_(end) {}
+      : state_(state), size_(static_cast<std::uint64_t>(state.size)), begin_(begin), end_(end) {}
 
+  // One pass over each level's rows: level 0 with the entry bundles beside
+  // it (entries against events, leaf hashes against the tile), and every
+  // full tile against the hash its parent tile holds for it.
   std::vector<Problem> Run() {
-    CheckEntries();
-    CheckTiles();
+    if (begin_ < end_) {
+      for (unsigned level = 0; tlog::HashesAtTileLevel(size_, level) > 0; ++level) CheckLevel(level);
+      CheckEventsPastTheEntries();
+    }
     CheckRoots();
     return std::move(problems_);
   }
@@ -106,53 +144,98 @@ class Verifier {
     problems_.push_back({position, id, std::move(problem)});
   }
 
-  // Entries against events, one bundle (256 entries) at a time.
-  void CheckEntries() {
-    if (begin_ == end_) return;
-    // The id range read so far ends at `after` (none yet, or a missing
-    // bundle broke the range). A plain pair: GCC 12 takes an optional here
-    // for maybe-uninitialized.
-    bool have_after = false;
-    int64 after = 0;
+  void CheckLevel(unsigned level) {
+    const unsigned shift = tlog::kTileHeight * level;  // log2 of the leaves under one hash of this level
+    const std::uint64_t first_hash = begin_ >> shift;
+    const std::uint64_t end_hash = std::min<std::uint64_t>(((end_ - 1) >> shift) + 1, tlog::HashesAtTileLevel(size_, level));
+    if (first_hash >= end_hash) return;  // the range lies in a subtree not complete yet
     BundleWindow bundles;
-    for (std::uint64_t index = begin_ / tlog::kTileWidth; index * tlog::kTileWidth < end_; ++index) {
-      const pg::log::EntryBundle* bundle = bundles.At(index);
-      if (!bundle) {
-        Report(static_cast<int64>(index * tlog::kTileWidth), std::nullopt,
-               "act.log_entries has no row " + std::to_string(index));
-        have_after = false;
+    TileWindow tiles(level);
+    TileWindow parents(level + 1);
+    for (std::uint64_t tile = first_hash / tlog::kTileWidth; tile * tlog::kTileWidth < end_hash; ++tile) {
+      const pg::log::EntryBundle* bundle = level == 0 ? bundles.At(tile) : nullptr;
+      if (level == 0) CheckEntries(tile, bundle);
+      const std::vector<core::Hash>& stored = tiles.At(tile);
+      const unsigned width = tlog::TileWidthAt(size_, level, tile);
+      if (stored.size() != width) {
+        Report(static_cast<int64>((tile * tlog::kTileWidth) << shift), std::nullopt,
+               "tile " + tlog::TilePath({level, tile, width}) + " holds " + std::to_string(stored.size()) +
+                   " hashes, not " + std::to_string(width));
         continue;
       }
-      const std::uint64_t first = index * tlog::kTileWidth;
-      std::size_t lo = begin_ > first ? begin_ - first : 0;
-      std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
-      if (lo >= hi) continue;
-      if (!have_after) after = bundle->ids[lo] - 1;
-      const int64 last_id = bundle->ids[hi - 1];
-      CheckEventsAgainst(*bundle, lo, hi, after, last_id);
-      after = last_id;
-      have_after = true;
-    }
-    // Past the last entry: an event at or below what was sealed that no entry holds.
-    if (have_after && end_ == static_cast<std::uint64_t>(state_.size) && after < state_.sealed_upto_id) {
-      pg::log::EntryBundle none;
-      CheckEventsAgainst(none, 0, 0, after, state_.sealed_upto_id);
+      if (level == 0 && bundle) CheckLeafHashes(tile, stored, *bundle, first_hash, end_hash);
+      if (width == tlog::kTileWidth) CheckParentHash(level + 1, tile, stored, parents);
     }
   }
 
-  // The events with ids in (after, last_id] against entries [lo, hi) of the
-  // bundle, read straight from the id index and each rehashed from its row.
-  void CheckEventsAgainst(const pg::log::EntryBundle& bundle, std::size_t lo, std::size_t hi, int64 after,
-                          int64 last_id) {
-    if (last_id <= after) return;
-    pg::EventRows rows(pg::EventRows::IdRange{after + 1, last_id});
+  // A level-0 tile's hashes in [first_hash, end_hash) against its entries.
+  void CheckLeafHashes(std::uint64_t tile, const std::vector<core::Hash>& stored, const pg::log::EntryBundle& bundle,
+                       std::uint64_t first_hash, std::uint64_t end_hash) {
+    for (unsigned i = 0; i < stored.size() && i < bundle.entries.size(); ++i) {  // missing entries: reported with them
+      const std::uint64_t hash_index = tile * tlog::kTileWidth + i;
+      if (hash_index < first_hash || hash_index >= end_hash) continue;
+      if (stored[i] != merkle::LeafHash(bundle.entries[i])) ReportTileHash(0, tile, static_cast<unsigned>(stored.size()), i);
+    }
+  }
+
+  // The hash that tile (level - 1, child) is summed up by, at `level`,
+  // against the full child tile's own hashes. The child's range and the
+  // hash's coincide, so each hash of the range is checked once.
+  void CheckParentHash(unsigned level, std::uint64_t child, const std::vector<core::Hash>& child_hashes,
+                       TileWindow& parents) {
+    const std::uint64_t tile = child / tlog::kTileWidth;
+    const auto i = static_cast<unsigned>(child % tlog::kTileWidth);
+    const std::vector<core::Hash>& stored = parents.At(tile);
+    const unsigned width = tlog::TileWidthAt(size_, level, tile);
+    if (stored.size() != width || i >= width) return;  // reported at its own level
+    if (stored[i] != tlog::HashTileSlice(child_hashes)) ReportTileHash(level, tile, width, i);
+  }
+
+  void ReportTileHash(unsigned level, std::uint64_t tile, unsigned width, unsigned i) {
+    const std::uint64_t hash_index = tile * tlog::kTileWidth + i;
+    Report(static_cast<int64>(hash_index << (tlog::kTileHeight * level)), std::nullopt,
+           "tile " + tlog::TilePath({level, tile, width}) + " hash " + std::to_string(i) +
+               " is not the hash of what it covers");
+  }
+
+  // The entries of bundle `index` that lie in the range, against the events
+  // with ids from the last entry checked to the bundle's last.
+  void CheckEntries(std::uint64_t index, const pg::log::EntryBundle* bundle) {
+    if (!bundle) {
+      Report(static_cast<int64>(index * tlog::kTileWidth), std::nullopt,
+             "act.log_entries has no row " + std::to_string(index));
+      have_after_ = false;  // the events of the missing row are not checked
+      return;
+    }
+    const std::uint64_t first = index * tlog::kTileWidth;
+    const std::size_t lo = begin_ > first ? begin_ - first : 0;
+    const std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
+    if (lo >= hi) return;
+    if (!have_after_) after_ = bundle->ids[lo] - 1;
+    const int64 last_id = bundle->ids[hi - 1];
+    CheckEventsAgainst(*bundle, lo, hi, last_id);
+    after_ = last_id;
+    have_after_ = true;
+  }
+
+  // Past the last entry: an event at or below what was sealed that no entry holds.
+  void CheckEventsPastTheEntries() {
+    if (have_after_ && end_ == size_ && after_ < state_.sealed_upto_id) {
+      const pg::log::EntryBundle none;
+      CheckEventsAgainst(none, 0, 0, state_.sealed_upto_id);
+    }
+  }
+
+  // The events with ids in (after_, last_id] against entries [lo, hi) of the
+  // bundle, each rehashed from its row.
+  void CheckEventsAgainst(const pg::log::EntryBundle& bundle, std::size_t lo, std::size_t hi, int64 last_id) {
+    if (last_id <= after_) return;
     pg::EventRow row;
     std::size_t entry = lo;
-    while (rows.Next(row)) {
+    while (events_.Next(after_, last_id, row)) {
       const int64 id = row.id;
       while (entry < hi && bundle.ids[entry] < id) ++entry;  // deleted by act.truncate
-      const std::optional<core::Hash> prev = Predecessor(row);
-      Remember(row);
+      const std::optional<core::Hash> prev = ChainToNext(row);
       if (entry >= hi || bundle.ids[entry] != id) {
         Report(std::nullopt, id, "event " + std::to_string(id) + " is in act.events but not in the log");
         continue;
@@ -169,73 +252,32 @@ class Verifier {
     }
   }
 
-  // What `row` must chain to: the stored hash of the event before it in its
-  // stream, seen a moment ago in id order (a stream's versions come in id
-  // order) or else looked up by index; zeros at version 0; the anchor
-  // act.truncate left. None when there is nothing to chain to.
-  std::optional<core::Hash> Predecessor(const pg::EventRow& row) {
-    if (row.version == 0) return core::kZeroHash;
-    const auto seen = last_seen_.find(row.stream);
-    if (seen != last_seen_.end() && seen->second.version == row.version - 1) return seen->second.hash;
-    return pg::ChainPredecessor(row.stream, row.version);
-  }
-  void Remember(const pg::EventRow& row) {
-    // Bounded: a log of many short streams falls back to the index lookups.
-    if (last_seen_.size() >= kStreamsRemembered && !last_seen_.contains(row.stream)) last_seen_.clear();
-    LastSeen& seen = last_seen_[std::string(row.stream)];
-    seen.version = row.version;
-    seen.hash.reset();
+  // What `row` must chain to, and `row` remembered as what its successor
+  // chains to. The stored hash of the event before it in its stream, seen a
+  // moment ago in id order (a stream's versions come in id order) or else
+  // looked up by index; zeros at version 0; the anchor act.truncate left.
+  // None when there is nothing to chain to.
+  std::optional<core::Hash> ChainToNext(const pg::EventRow& row) {
+    auto seen = last_seen_.find(row.stream);
+    std::optional<core::Hash> prev;
+    if (row.version == 0)
+      prev = core::kZeroHash;
+    else if (seen != last_seen_.end() && seen->second.version == row.version - 1)
+      prev = seen->second.hash;
+    else
+      prev = pg::ChainPredecessor(row.stream, row.version);
+    if (seen == last_seen_.end()) {
+      // Bounded: a log of many short streams falls back to the index lookups.
+      if (last_seen_.size() >= kStreamsRemembered) last_seen_.clear();
+      seen = last_seen_.emplace(std::string(row.stream), LastSeen{}).first;
+    }
+    seen->second.version = row.version;
+    seen->second.hash.reset();
     if (row.hash.size() == core::kZeroHash.size()) {
-      seen.hash.emplace();
-      std::memcpy(seen.hash->data(), row.hash.data(), seen.hash->size());
+      seen->second.hash.emplace();
+      std::memcpy(seen->second.hash->data(), row.hash.data(), seen->second.hash->size());
     }
-  }
-
-  // Every stored tile hash over the range against the level below it: leaf
-  // hashes of the entries at tile level 0, 256 hashes of a tile one level
-  // down above it.
-  void CheckTiles() {
-    const std::uint64_t size = static_cast<std::uint64_t>(state_.size);
-    if (begin_ == end_) return;
-    for (unsigned level = 0;; ++level) {
-      BundleWindow bundles;
-      TileWindow tiles(level);
-      TileWindow tiles_below(level == 0 ? 0 : level - 1);
-      const unsigned shift = tlog::kTileHeight * level;  // log2 of the leaves under one hash of this level
-      const std::uint64_t total = tlog::HashesAtTileLevel(size, level);
-      if (total == 0) break;
-      const std::uint64_t first_hash = begin_ >> shift;
-      const std::uint64_t end_hash = std::min<std::uint64_t>(((end_ - 1) >> shift) + 1, total);
-      if (first_hash >= end_hash) continue;  // the range lies in a subtree not complete yet
-      for (std::uint64_t tile = first_hash / tlog::kTileWidth; tile * tlog::kTileWidth < end_hash; ++tile) {
-        const std::vector<core::Hash>& stored = tiles.At(tile);
-        const unsigned width = tlog::TileWidthAt(size, level, tile);
-        if (stored.size() != width) {
-          Report(static_cast<int64>((tile * tlog::kTileWidth) << shift), std::nullopt,
-                 "tile " + tlog::TilePath({level, tile, width}) + " holds " + std::to_string(stored.size()) +
-                     " hashes, not " + std::to_string(width));
-          continue;
-        }
-        const pg::log::EntryBundle* bundle = level == 0 ? bundles.At(tile) : nullptr;
-        for (unsigned i = 0; i < width; ++i) {
-          const std::uint64_t hash_index = tile * tlog::kTileWidth + i;
-          if (hash_index < first_hash || hash_index >= end_hash) continue;
-          core::Hash expected;
-          if (level == 0) {
-            if (!bundle || i >= bundle->entries.size()) continue;  // reported with the entries
-            expected = merkle::LeafHash(bundle->entries[i]);
-          } else {
-            const std::vector<core::Hash>& below = tiles_below.At(hash_index);
-            if (below.size() != tlog::kTileWidth) continue;  // reported at its own level
-            expected = tlog::HashTileSlice(below);
-          }
-          if (stored[i] != expected)
-            Report(static_cast<int64>(hash_index << shift), std::nullopt,
-                   "tile " + tlog::TilePath({level, tile, width}) + " hash " + std::to_string(i) +
-                       " is not the hash of what it covers");
-        }
-      }
-    }
+    return prev;
   }
 
   // The roots the log has stated, against the stored tree.
@@ -248,7 +290,7 @@ class Verifier {
         return std::nullopt;  // a missing tile, reported above
       }
     };
-    if (end_ == static_cast<std::uint64_t>(state_.size)) {
+    if (end_ == size_) {
       const std::optional<core::Hash> root = root_at(end_);
       if (root && *root != state_.root)
         Report(state_.size, std::nullopt, "act.log_state's root is not the root of the stored tree");
@@ -276,9 +318,16 @@ class Verifier {
   static constexpr std::size_t kStreamsRemembered = 65536;
 
   const pg::log::LogState& state_;
+  std::uint64_t size_;
   std::uint64_t begin_;
   std::uint64_t end_;
   std::vector<Problem> problems_;
+  EventCursor events_;
+  // The id range checked so far ends at after_ (not yet, or a missing bundle
+  // broke the range, when !have_after_). A plain pair: GCC 12 takes an
+  // optional here for maybe-uninitialized.
+  bool have_after_ = false;
+  int64 after_ = 0;
   pg::EventRehasher rehasher_;
   std::unordered_map<std::string, LastSeen, StreamHash, std::equal_to<>> last_seen_;
 };

@@ -2,7 +2,7 @@
 -- act.prove_inclusion, act.prove_consistency, act.log_entries, act.prove_stream,
 -- act.verify_log; roots and proofs checked against RFC 9162 written in SQL.
 BEGIN;
-SELECT plan(77);
+SELECT plan(79);
 \ir lib/refused.sql
 \ir lib/merkle.sql
 
@@ -125,6 +125,14 @@ ROLLBACK TO tamper;
 UPDATE act.log_tiles SET hashes = sha256('x') || substr(hashes, 33) WHERE level = 0 AND idx = 1;
 SELECT ok((SELECT bool_or(position = 256 AND problem LIKE 'tile tile/0/001 hash 0 is not the hash of what it covers') FROM act.verify_log()),
   'an edited tile hash is reported');
+ROLLBACK TO tamper;
+-- Level 1's tile holds one hash for each full level-0 tile.
+UPDATE act.log_tiles SET hashes = substr(hashes, 1, 32) || sha256('x') WHERE level = 1 AND idx = 0;
+SELECT is((SELECT array_agg(row(position, problem)::text ORDER BY position) FROM act.verify_log()),
+  ARRAY[row(256::bigint, 'tile tile/1/000.p/2 hash 1 is not the hash of what it covers')::text,
+        row(605::bigint, 'act.log_state''s root is not the root of the stored tree')::text],
+  'an edited hash above level 0 is reported at the entries it covers, and the root it leads to');
+SELECT is_empty('SELECT * FROM act.verify_log(520, 600)', 'and a range past what it covers does not see it');
 ROLLBACK TO tamper;
 UPDATE act.log_state SET root = sha256('x');
 SELECT is((SELECT array_agg(problem) FROM act.verify_log()), '{"act.log_state''s root is not the root of the stored tree"}',
