@@ -10,7 +10,7 @@ set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 streams=$(bench_pick 1000 100)  # of 1,000 events each
 seconds=$(bench_pick 10 2)
-rounds=$(bench_pick 3 1)
+rounds=$(bench_pick 5 1)
 bench_database bench_merkle
 mode=$(psql -X -At -c "SELECT CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END")
 
