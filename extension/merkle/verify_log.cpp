@@ -208,6 +208,11 @@ class Verifier {
       return;
     }
     const std::uint64_t first = index * tlog::kTileWidth;
+    const unsigned width = tlog::TileWidthAt(size_, 0, index);
+    if (bundle->ids.size() != width)  // a cut or padded row: its missing entries match no tile hash
+      Report(static_cast<int64>(first), std::nullopt,
+             "act.log_entries row " + std::to_string(index) + " holds " + std::to_string(bundle->ids.size()) +
+                 " entries, not " + std::to_string(width));
     const std::size_t lo = begin_ > first ? begin_ - first : 0;
     const std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
     if (lo >= hi) return;

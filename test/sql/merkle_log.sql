@@ -2,7 +2,7 @@
 -- act.prove_inclusion, act.prove_consistency, act.log_entries, act.prove_stream,
 -- act.verify_log; roots and proofs checked against RFC 9162 written in SQL.
 BEGIN;
-SELECT plan(79);
+SELECT plan(80);
 \ir lib/refused.sql
 \ir lib/merkle.sql
 
@@ -125,6 +125,11 @@ ROLLBACK TO tamper;
 UPDATE act.log_tiles SET hashes = sha256('x') || substr(hashes, 33) WHERE level = 0 AND idx = 1;
 SELECT ok((SELECT bool_or(position = 256 AND problem LIKE 'tile tile/0/001 hash 0 is not the hash of what it covers') FROM act.verify_log()),
   'an edited tile hash is reported');
+ROLLBACK TO tamper;
+UPDATE act.log_entries SET ids = ids[1:255], entries = substr(entries, 1, 255 * 32) WHERE idx = 0;
+SELECT is((SELECT array_agg(row(position, problem)::text) FROM act.verify_log(0, 256)),
+  ARRAY[row(0::bigint, 'act.log_entries row 0 holds 255 entries, not 256')::text],
+  'an entry cut from the end of a bundle is reported');
 ROLLBACK TO tamper;
 -- Level 1's tile holds one hash for each full level-0 tile.
 UPDATE act.log_tiles SET hashes = substr(hashes, 1, 32) || sha256('x') WHERE level = 1 AND idx = 0;
