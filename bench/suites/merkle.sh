@@ -4,13 +4,14 @@
 # size, inclusion and consistency proofs at 1M entries (one client, p50), a
 # full act.verify_log and act.verify of every stream (events/s); then single
 # commits at 8 clients with the sealer running and without, alternating
-# rounds (field "ratio": with over without). Concurrent mode: the seal worker
+# rounds (fields "ratio", the median of rounds, and "pooled_ratio", all
+# commits with over all without). Concurrent mode: the seal worker
 # is the sealer; fenced mode: a loop calling act.seal() every second.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 streams=$(bench_pick 1000 100)  # of 1,000 events each
 seconds=$(bench_pick 10 2)
-rounds=$(bench_pick 5 1)
+rounds=$(bench_pick 6 2)
 bench_database bench_merkle
 mode=$(psql -X -At -c "SELECT CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END")
 
@@ -61,18 +62,25 @@ rounds_file="$BENCH_WORK/merkle_rounds.jsonl"
 sealer_loop() {
   while :; do psql -X -q -At -c 'SELECT size FROM act.seal()' >/dev/null 2>&1; sleep 1; done
 }
-for round in $(seq "$rounds"); do
-  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
-    jq -c --argjson round "$round" '. + {round: $round, side: "without"}' | tee -a "$rounds_file"
-  if [ "$mode" = concurrent ]; then
-    set_worker_interval 1000
-  else
-    sealer_loop &
-    loop=$!
-  fi
-  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
-    jq -c --argjson round "$round" '. + {round: $round, side: "with_sealer"}' | tee -a "$rounds_file"
+sealer_on() {
+  if [ "$mode" = concurrent ]; then set_worker_interval 1000; else sealer_loop & loop=$!; fi
+}
+sealer_off() {
   if [ "$mode" = concurrent ]; then set_worker_interval 0; else kill "$loop"; wait "$loop" 2>/dev/null || true; fi
+}
+# measure_side SIDE ROUND: one 8-client commit run, tagged.
+measure_side() {
+  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
+    jq -c --argjson round "$2" --arg side "$1" '. + {round: $round, side: $side}' | tee -a "$rounds_file"
+}
+# Rounds alternate which side runs first (without/with, then with/without), so
+# the log growing over the suite does not count against one side.
+for round in $(seq "$rounds"); do
+  if [ $((round % 2)) = 1 ]; then
+    measure_side without "$round"; sealer_on; measure_side with_sealer "$round"; sealer_off
+  else
+    sealer_on; measure_side with_sealer "$round"; sealer_off; measure_side without "$round"
+  fi
 done
 jq -s -c '
   def median: sort | .[(length - 1) / 2 | floor];
@@ -81,6 +89,7 @@ jq -s -c '
   ($with | sort_by(.ops_per_s) | .[(length - 1) / 2 | floor]) as $typical |
   {scenario: "sql/commit_single_with_sealer_over_without/8_clients", clients: 8, rounds: ($with | length),
    p50_ms: $typical.p50_ms, p95_ms: $typical.p95_ms, ops_per_s: $typical.ops_per_s,
-   ratios: ($ratios | map(. * 1000 | round / 1000)), ratio: ($ratios | median * 1000 | round / 1000)}' "$rounds_file"
+   ratios: ($ratios | map(. * 1000 | round / 1000)), ratio: ($ratios | median * 1000 | round / 1000),
+   pooled_ratio: (($with | map(.ops_per_s) | add) / ($without | map(.ops_per_s) | add) * 1000 | round / 1000)}' "$rounds_file"
 [ "$mode" = concurrent ] && psql -X -q -c 'ALTER SYSTEM RESET act.seal_interval_ms' -c 'SELECT pg_reload_conf()' >/dev/null
 exit 0
