@@ -5,8 +5,9 @@
 # full act.verify_log and act.verify of every stream (events/s); then single
 # commits at 8 clients with the sealer running and without, alternating
 # rounds (fields "ratio", the median of rounds, and "pooled_ratio", all
-# commits with over all without). Concurrent mode: the seal worker
-# is the sealer; fenced mode: a loop calling act.seal() every second.
+# commits with over all without), and "sealer_cpu_share", the machine's CPU
+# the sealer used while the commits ran. Concurrent mode: the seal worker is
+# the sealer; fenced mode: a loop calling act.seal() every second.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 streams=$(bench_pick 1000 100)  # of 1,000 events each
@@ -68,10 +69,33 @@ sealer_on() {
 sealer_off() {
   if [ "$mode" = concurrent ]; then set_worker_interval 0; else kill "$loop"; wait "$loop" 2>/dev/null || true; fi
 }
-# measure_side SIDE ROUND: one 8-client commit run, tagged.
+# What the server's short-lived processes cost, counted rather than timed:
+# once reaped, a process's CPU time is added to the postmaster's children's
+# (/proc/PID/stat cutime + cstime). The commit clients' backends live through
+# the run, so in a window inside it the reaped ones are seal workers (or the
+# fenced loop's backends) and autovacuum; the two sides differ by the sealer.
+postmaster_pid=$(head -1 "$(psql -X -At -c 'SHOW data_directory')/postmaster.pid")
+cpu_ticks() {  # the machine's CPU ticks, then the postmaster's reaped children's
+  awk '/^cpu /{print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat
+  awk '{print $16 + $17}' "/proc/$postmaster_pid/stat"
+}
+# reaped_share SECONDS: the reaped children's share of the machine's CPU over a
+# window from 0.5 s into a run of SECONDS to 0.5 s before its end.
+reaped_share() {
+  local before after
+  sleep 0.5; before=$(cpu_ticks)
+  sleep "$(($1 - 1))"; after=$(cpu_ticks)
+  paste <(echo "$before") <(echo "$after") | awk '{d[NR] = $2 - $1} END {printf "%.4f\n", d[2] / d[1]}'
+}
+# measure_side SIDE ROUND: one 8-client commit run, tagged, with the reaped share.
 measure_side() {
-  pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds" |
-    jq -c --argjson round "$2" --arg side "$1" '. + {round: $round, side: $side}' | tee -a "$rounds_file"
+  local share_file="$BENCH_WORK/reaped_share" record sampler
+  reaped_share "$seconds" >"$share_file" &
+  sampler=$!
+  record=$(pgbench_record "sql/commit_single/8_clients" commit_single 8 "$seconds")
+  wait "$sampler"
+  jq -c --argjson round "$2" --arg side "$1" --argjson share "$(cat "$share_file")" \
+    '. + {round: $round, side: $side, reaped_cpu_share: $share}' <<<"$record" | tee -a "$rounds_file"
 }
 # Rounds alternate which side runs first (without/with, then with/without), so
 # the log growing over the suite does not count against one side.
@@ -90,6 +114,8 @@ jq -s -c '
   {scenario: "sql/commit_single_with_sealer_over_without/8_clients", clients: 8, rounds: ($with | length),
    p50_ms: $typical.p50_ms, p95_ms: $typical.p95_ms, ops_per_s: $typical.ops_per_s,
    ratios: ($ratios | map(. * 1000 | round / 1000)), ratio: ($ratios | median * 1000 | round / 1000),
-   pooled_ratio: (($with | map(.ops_per_s) | add) / ($without | map(.ops_per_s) | add) * 1000 | round / 1000)}' "$rounds_file"
+   pooled_ratio: (($with | map(.ops_per_s) | add) / ($without | map(.ops_per_s) | add) * 1000 | round / 1000),
+   sealer_cpu_share: ((($with | map(.reaped_cpu_share) | add) - ($without | map(.reaped_cpu_share) | add))
+                      / ($with | length) * 10000 | round / 10000)}' "$rounds_file"
 [ "$mode" = concurrent ] && psql -X -q -c 'ALTER SYSTEM RESET act.seal_interval_ms' -c 'SELECT pg_reload_conf()' >/dev/null
 exit 0
