@@ -39,7 +39,7 @@ pg::SavedPlan g_checkpoints_in_range(
 
 // A long walk's reads, 64 rows a query: the bundles, or one level's tiles,
 // around the index asked for. Walks go up the indexes, so each row is read once.
-constexpr std::uint64_t kRowsPerRead = 64;
+constexpr std::uint64_t kRowsPerRead = 16;
 
 class BundleWindow {
  public:
