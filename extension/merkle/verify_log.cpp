@@ -37,7 +37,7 @@ pg::SavedPlan g_checkpoints_in_range(
     "SELECT size, root FROM act.checkpoints WHERE size > $1 AND size <= $2 ORDER BY size", 2, kSizeRange,
     pg::PlanMode::kGeneric);
 
-// A long walk's reads, 64 rows a query: the bundles, or one level's tiles,
+// A long walk's reads, 16 rows a query: the bundles, or one level's tiles,
 // around the index asked for. Walks go up the indexes, so each row is read once.
 constexpr std::uint64_t kRowsPerRead = 16;
 

@@ -225,5 +225,87 @@ TEST_F(DrainCycleTest, AFixedTargetReachedByADynamicRouteStillGetsItsEvents) {
     EXPECT_NE(std::find(seen.begin(), seen.end(), event.id), seen.end()) << event.name << " " << event.id;
 }
 
+// A dynamic target's row, made with every name this app reads, is read once
+// by the first cycle that claims it; later cycles hand over the claim's
+// events without a per-stream act.query. A suite of its own: its database
+// holds no other test's claimable rows, so the statements counted are this test's.
+class DynamicTargetRowTest : public DrainCycleTest {};
+
+TEST_F(DynamicTargetRowTest, IsReadOnceThenItsCyclesAreOneCall) {
+  const std::string source = stream();
+  const std::string target = source + "-audit";
+  const auto build = [&] {
+    return act::app(pool_)
+        .with(counter_)
+        .on<Incremented>("Incremented")
+        .to([source, target](const Committed& event) {
+          return event.stream == source ? std::optional<Route>(Route{target}) : std::nullopt;
+        })
+        .handle("audit", [&](const Incremented&, ReactionContext& context) {
+          recorder_.record(context.target(), context.event());
+        })
+        .build();
+  };
+  commit(source, {kUp});
+  auto maker = build();
+  maker.settle({.debounce = 0ms});  // correlates: makes the row
+  ASSERT_EQ(row(target).names, (std::vector<std::string>{"Incremented"}));
+
+  auto app = build();  // a fresh process's view: it has read no row yet
+  commit(source, {kUp, kUp});
+  auto sent = statements(*pool_);
+  EXPECT_EQ(app.drain().handled, 2);
+  // The claim, the one read of the row, the acknowledgement.
+  EXPECT_EQ(statements(*pool_) - sent, 3u);
+
+  const std::int64_t last = commit(source, {kUp});
+  sent = statements(*pool_);
+  EXPECT_EQ(app.drain().handled, 1);
+  EXPECT_EQ(statements(*pool_) - sent, 2u) << "the claim and the acknowledgement, no act.query";
+  EXPECT_EQ(row(target).at, last);
+  EXPECT_EQ(recorder_.ids(target).size(), 4u);
+}
+
+// A dynamic target's row made by an older version of the app, with fewer
+// names than this version routes to it, keeps the per-stream read: the
+// events of the names the row lacks still reach their handler.
+TEST_F(DrainCycleTest, ADynamicTargetsNarrowerRowKeepsThePerStreamRead) {
+  const std::string source = stream();
+  const std::string target = source + "-audit";
+  const auto route = [source, target](const Committed& event) {
+    return event.stream == source ? std::optional<Route>(Route{target}) : std::nullopt;
+  };
+  auto older = act::app(pool_)
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to(route)
+                   .handle("up", [](const Incremented&, ReactionContext&) {})
+                   .build();
+  commit(source, {kUp});
+  older.settle({.debounce = 0ms});
+  ASSERT_EQ(row(target).names, (std::vector<std::string>{"Incremented"}));
+
+  auto newer = act::app(pool_)
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to(route)
+                   .handle("up", [&](const Incremented&, ReactionContext& context) {
+                     recorder_.record(context.target(), context.event());
+                   })
+                   .on<Decremented>("Decremented")
+                   .to(route)
+                   .handle("down", [&](const Decremented&, ReactionContext& context) {
+                     recorder_.record(context.target(), context.event());
+                   })
+                   .build();
+  const std::vector<Committed> mine = store_->commit(source, {kDown, kUp, kDown});
+  newer.settle({.debounce = 0ms});
+  newer.settle({.debounce = 0ms});  // the second cycle knows the row: still the per-stream read
+  const std::int64_t last = commit(source, {kDown});
+  newer.settle({.debounce = 0ms});
+  // The older app handled the first event; every one after it arrives once, in order.
+  EXPECT_EQ(recorder_.ids(target), (std::vector<std::int64_t>{mine[0].id, mine[1].id, mine[2].id, last}));
+}
+
 }  // namespace
 }  // namespace act::test

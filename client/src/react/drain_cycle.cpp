@@ -33,10 +33,11 @@ struct Handed {
 // (made by an older version of the app). Handing over every event up to the
 // last one claimed is safe to acknowledge: the row's events include every
 // event of those names in that range.
-Handed handed_events(Store& store, const Registry& registry, ClaimedLease& claimed, std::int32_t events) {
+Handed handed_events(Store& store, const Registry& registry, const RowCoverage& coverage, ClaimedLease& claimed,
+                     std::int32_t events) {
   const Lease& lease = claimed.lease;
   Handed handed;
-  if (!registry.row_covers_fetch(lease.stream)) {
+  if (!registry.row_covers_fetch(lease.stream) && !coverage.covers(lease.stream)) {
     handed.events = fetch(store, registry, lease, events);
     handed.fetched_to = handed.events.empty() ? lease.at : handed.events.back().id;
     return handed;
@@ -47,6 +48,22 @@ Handed handed_events(Store& store, const Registry& registry, ClaimedLease& claim
     if (std::find(names.begin(), names.end(), event.name) != names.end()) handed.events.push_back(std::move(event));
   }
   return handed;
+}
+
+// The rows of the claimed targets whose coverage neither the registry nor
+// an earlier cycle knows. A failed read teaches nothing: those targets are
+// read with act.query, which reports its own failure.
+void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
+  std::vector<std::string> unknown;
+  for (const Lease& lease : leases) {
+    if (!deps.registry.row_covers_fetch(lease.stream) && !deps.coverage.known(lease.stream))
+      unknown.push_back(lease.stream);
+  }
+  if (unknown.empty()) return;
+  try {
+    deps.coverage.learn(deps.core.store, deps.registry, unknown);
+  } catch (const std::exception&) {
+  }
 }
 
 std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events) {
@@ -117,6 +134,8 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   leases.reserve(claimed.size());
   for (const ClaimedLease& entry : claimed) leases.push_back(entry.lease);
 
+  learn_rows(deps, leases);
+
   std::vector<Outcome> outcomes;
   outcomes.reserve(leases.size());
   for (ClaimedLease& entry : claimed) {
@@ -126,7 +145,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       continue;
     }
     try {
-      const Handed handed = handed_events(store, deps.registry, entry, lane.events);
+      const Handed handed = handed_events(store, deps.registry, deps.coverage, entry, lane.events);
       report.result.fetched += static_cast<std::int64_t>(handed.events.size());
       outcomes.push_back(handle(deps, lease, handed.events, handed.fetched_to));
     } catch (const std::exception& error) {

@@ -16,6 +16,7 @@
 #include "act/reaction.hpp"
 #include "act/store.hpp"
 #include "react/registry.hpp"
+#include "react/row_coverage.hpp"
 
 namespace act::app_detail {
 struct AppCore;
@@ -26,6 +27,7 @@ namespace act::react {
 struct CycleDeps {
   app_detail::AppCore& core;
   const Registry& registry;
+  RowCoverage& coverage;  // which dynamic targets' rows the claim's events can be trusted for
   const std::atomic<bool>& stopping;
   std::function<void(const ReactionFailure&)> on_failure;  // may be empty
 };

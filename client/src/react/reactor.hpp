@@ -13,6 +13,7 @@
 #include "react/correlator.hpp"
 #include "react/lane_controller.hpp"
 #include "react/registry.hpp"
+#include "react/row_coverage.hpp"
 #include "react/signal.hpp"
 
 namespace act::app_detail {
@@ -68,6 +69,7 @@ class Reactor {
   std::unique_ptr<Correlator> correlator_;  // only with dynamic reactions
   std::vector<std::unique_ptr<LaneSlot>> lanes_;
   std::atomic<bool> stopping_{false};
+  RowCoverage coverage_;
   CycleDeps deps_;
 
   std::mutex initialize_mutex_;
