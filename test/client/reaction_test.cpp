@@ -3,12 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
+#include "react/correlator.hpp"
 #include "support/counter_app.hpp"
 #include "support/recorder.hpp"
 
 namespace act::test {
 namespace {
+
+using namespace std::chrono_literals;
 
 inline const Actor kBot{"bot-1", "Bot"};
 
@@ -174,6 +178,48 @@ TEST_F(ReactionTest, EachTargetSeesItsEventsInOrderAcrossManyStreams) {
   const SettleResult settled = app.settle();
   EXPECT_GT(settled.passes, 2) << "the lane's limits split the work into cycles";
   for (const std::string& s : streams) EXPECT_EQ(recorder_.ids(s), committed[s]) << s;
+}
+
+// A suite of its own, so the statements counted are this test's: once a
+// dynamic target's row is known to select every dynamic name and to be
+// marked by commits on its source, correlate reads the new events without
+// subscribing it again, and still stores its checkpoint at least every
+// react::Correlator::kStoreEvery.
+class KnownTargetTest : public ReactionTest {};
+
+TEST_F(KnownTargetTest, IsNotSubscribedAgainButTheCheckpointIsStillStored) {
+  const std::string source = stream();
+  const std::string target = source + "-copy";
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .on<Incremented>("Incremented")
+                 .to([source, target](const Committed& event) {
+                   return event.stream == source ? std::optional<Route>(Route{target, source}) : std::nullopt;
+                 })
+                 .handle("copy", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  app.do_action("increment", {source, kAnn, {}}, Increment{1});
+  ASSERT_EQ(app.settle({.debounce = 0ms}).subscribed, 1);  // subscribes, claims, reads the row once
+
+  const ActionResult next = app.do_action("increment", {source, kAnn, {}}, Increment{2});
+  const auto sent = statements(*pool_);
+  const CorrelateResult correlated = app.correlate();
+  EXPECT_EQ(statements(*pool_) - sent, 1u) << "the read of the new events, no act.subscribe";
+  EXPECT_EQ(correlated.events, 1);
+  EXPECT_EQ(correlated.checkpoint, next.events.back().id);
+  EXPECT_EQ(subscription(target).correlated_at, next.events.back().id) << "the commit marked the row";
+  EXPECT_EQ(app.drain().handled, 1);
+  EXPECT_EQ(recorder_.ids(target).size(), 2u);
+
+  std::this_thread::sleep_for(react::Correlator::kStoreEvery + 100ms);
+  const ActionResult last = app.do_action("increment", {source, kAnn, {}}, Increment{3});
+  const auto before = statements(*pool_);
+  EXPECT_EQ(app.correlate().checkpoint, last.events.back().id);
+  EXPECT_EQ(statements(*pool_) - before, 2u) << "the read, then the subscribe that stores the checkpoint";
+  EXPECT_EQ(database().sql("SELECT at FROM act.correlators WHERE key <> '' ORDER BY at DESC LIMIT 1"),
+            std::to_string(last.events.back().id));
 }
 
 }  // namespace

@@ -16,8 +16,23 @@ bool marks(const Route& route, const Committed& event) {
 
 }  // namespace
 
-Correlator::Correlator(Store& store, const Registry& registry, std::string worker_id)
-    : store_(store), registry_(registry), by_(std::move(worker_id)) {}
+Correlator::Correlator(Store& store, const Registry& registry, const RowCoverage& coverage, std::string worker_id)
+    : store_(store), registry_(registry), coverage_(coverage), by_(std::move(worker_id)) {}
+
+bool Correlator::changes_nothing(const std::map<std::string, SubscriptionSpec>& targets) const {
+  return std::all_of(targets.begin(), targets.end(), [&](const auto& entry) {
+    const auto& [target, spec] = entry;
+    const auto known = subscribed_.find(target);
+    if (known == subscribed_.end() || known->second.priority != spec.priority || known->second.lane != spec.lane)
+      return false;
+    return !spec.correlated_at || coverage_.covers(target);
+  });
+}
+
+void Correlator::remember(const std::vector<SubscriptionSpec>& subscribed) {
+  if (subscribed_.size() + subscribed.size() > kRemembered) subscribed_.clear();
+  for (const SubscriptionSpec& spec : subscribed) subscribed_.insert_or_assign(spec.stream, Subscribed{spec.priority, spec.lane});
+}
 
 bool Correlator::hold_lease() {
   const auto now = std::chrono::steady_clock::now();
@@ -62,6 +77,12 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
     }
   });
   if (last_id == checkpoint_) return result;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - subscribed_at_ < kStoreEvery && changes_nothing(targets)) {
+    checkpoint_ = last_id;  // stored by the next subscribe
+    result.checkpoint = checkpoint_;
+    return result;
+  }
 
   std::vector<SubscriptionSpec> entries;
   entries.reserve(targets.size());
@@ -69,10 +90,11 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
     if (spec.correlated_at) ++result.marked;
     entries.push_back(std::move(spec));
   }
-  const auto now = std::chrono::steady_clock::now();
   const SubscribeResult answer =
       store_.subscribe(entries, last_id, CorrelatorLease{registry_.correlator_key(), by_, static_cast<std::int32_t>(kLease.count())});
   lease_until_ = answer.correlating.value_or(false) ? now + kLease : std::chrono::steady_clock::time_point{};
+  subscribed_at_ = now;
+  remember(entries);
   checkpoint_ = last_id;
   result.subscribed = answer.subscribed;
   result.checkpoint = checkpoint_;

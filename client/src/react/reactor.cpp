@@ -36,7 +36,7 @@ Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
                  std::function<void(const ReactionFailure&)> on_failure)
     : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_, std::move(on_failure)} {
   if (registry_->has_dynamic())
-    correlator_ = std::make_unique<Correlator>(core_.store, *registry_, app_detail::new_correlation_id());
+    correlator_ = std::make_unique<Correlator>(core_.store, *registry_, coverage_, app_detail::new_correlation_id());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
 }
 
