@@ -34,11 +34,11 @@ std::string OnAlias(std::string order, char alias) {
 // read. A wide row whose stored mark is also above its watermark is in the
 // first part only.
 std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& lane,
-                       const std::string& order, const std::string& limit, const std::string& extra) {
+                       const std::string& order, const std::string& limit) {
   const std::string ordered = OnAlias(order, 's');
   const std::string in_class = "s.class = k.class AND NOT s.blocked" + lane;
-  return "SELECT x.stream FROM ("
-         "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work + extra +
+  return "SELECT x.stream, x.priority, x.at FROM ("
+         "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work +
          "   ORDER BY " + ordered + " LIMIT " + limit + ")"
          "  UNION ALL"
          "  (SELECT w.stream, w.priority, w.at FROM marks k CROSS JOIN LATERAL ("
@@ -50,7 +50,7 @@ std::string Candidates(const std::string& stored_work, const std::string& wide_w
          "       FROM levels l WHERE l.priority IS NOT NULL"
          "     ) SELECT v.stream, v.priority, v.at FROM levels l CROSS JOIN LATERAL ("
          "       SELECT s.stream, s.priority, s.at FROM act.subscription_rows s"
-         "       WHERE " + in_class + " AND s.priority = l.priority AND " + wide_work + extra +
+         "       WHERE " + in_class + " AND s.priority = l.priority AND " + wide_work +
          "       ORDER BY " + ordered + " LIMIT " + limit + ") v) w)"
          ") x ORDER BY " + order + " LIMIT " + limit;
 }
@@ -70,37 +70,53 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string wide_work =
       "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
       available;
-  const std::string not_prio = " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))";
   // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
-  auto candidates = [&](const std::string& order, const std::string& limit, const std::string& extra) {
-    if (by_class) return Candidates(stored_work, wide_work, lane, order, limit, extra);
-    return "SELECT s.stream FROM act.subscription_rows s WHERE " + stored_work + extra + " ORDER BY " +
+  auto candidates = [&](const std::string& order, const std::string& limit) {
+    if (by_class) return Candidates(stored_work, wide_work, lane, order, limit);
+    return "SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work + " ORDER BY " +
            OnAlias(order, 's') + " LIMIT " + limit;
   };
+  // Each frontier takes its best rows that no competing claim has locked:
+  // its candidates are read four times over (in bigint: a count may be near
+  // the int limit), and locked in order until it
+  // has its count. A competitor's claim not yet committed holds its rows, and
+  // the next best take their place (with exactly the best rows, workers
+  // starting together would find them all taken, and come back with nothing
+  // while work is waiting). Under the row lock the row is checked again: a
+  // competitor may have leased it since. `= ANY (ARRAY(...))` keeps the
+  // lock an index lookup whatever the estimates.
+  auto take = [&](const std::string& from, const std::string& order, const std::string& count, const std::string& extra) {
+    return "SELECT s.stream FROM act.subscription_rows s JOIN " + from + " c ON c.stream = s.stream"
+           "  WHERE s.stream = ANY (ARRAY(SELECT f.stream FROM " + from + " f)) AND NOT s.blocked AND " + free + extra +
+           "  ORDER BY " + OnAlias(order, 'c') + " FOR UPDATE OF s SKIP LOCKED LIMIT " + count;
+  };
+  const std::string prio_order = "x.priority DESC, x.at, x.stream";
+  const std::string fair_order = "x.at, x.stream";
+  const std::string lead_order = "x.at DESC, x.stream DESC";
   const std::string marks = by_class ? "marks AS MATERIALIZED ("
                                        "  SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class"
                                        "), "
                                      : "";
-  return "WITH " + marks + "prio AS (" + candidates("x.priority DESC, x.at, x.stream", "$1", "") +
-         "), fair AS (" + candidates("x.at, x.stream", "$2", not_prio) +
-         "), lead AS (" + candidates("x.at DESC, x.stream DESC", "$3", "") +
-         "), candidates AS ("
+  return "WITH " + marks +
+         "prio_candidates AS MATERIALIZED (" + candidates(prio_order, "($1::bigint * 4)") + "), "
+         // The fairness frontier passes over the rows the priority one took:
+         // its candidates leave room for them.
+         "fair_candidates AS MATERIALIZED (" + candidates(fair_order, "(($1::bigint + $2) * 4)") + "), "
+         "lead_candidates AS MATERIALIZED (" + candidates(lead_order, "($3::bigint * 4)") + "), "
+         "prio AS (" + take("prio_candidates", prio_order, "$1", "") + "), "
+         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))") + "), "
+         "lead AS (" + take("lead_candidates", lead_order, "$3", "") + "), "
+         "candidates AS ("
          "  SELECT c.stream, bool_or(c.lagging) AS lagging FROM ("
          "    SELECT p.stream, true AS lagging FROM prio p UNION ALL"
          "    SELECT f.stream, true FROM fair f UNION ALL"
          "    SELECT l.stream, false FROM lead l) c"
          "  GROUP BY c.stream"
-         "), locked AS ("
-         // Re-check under the row lock: a competitor may have leased it since.
-         // `= ANY (ARRAY(...))` keeps this an index lookup whatever the estimates.
-         "  SELECT s.stream FROM act.subscription_rows s"
-         "  WHERE s.stream = ANY (ARRAY(SELECT c.stream FROM candidates c)) AND NOT s.blocked AND " + free +
-         "  FOR UPDATE OF s SKIP LOCKED"
          "), granted AS ("
          "  UPDATE act.subscription_rows s SET leased_by = $4, retry = s.retry + 1,"
          "    leased_until = now() + $5 * interval '1 millisecond'"
          "  FROM candidates c"
-         "  WHERE s.stream = ANY (ARRAY(SELECT l.stream FROM locked l)) AND c.stream = s.stream"
+         "  WHERE s.stream = ANY (ARRAY(SELECT c.stream FROM candidates c)) AND c.stream = s.stream"
          "  RETURNING s.stream, s.source, s.at, s.leased_by, s.retry, c.lagging, s.lane"
          ") SELECT * FROM granted ORDER BY stream";
 }
