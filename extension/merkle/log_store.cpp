@@ -162,8 +162,10 @@ void WriteTile(unsigned level, std::uint64_t index, const std::vector<Hash>& has
 }
 
 namespace {
-// Row `row` of the last query as a bundle: its ids in column `ids_column`, its entries in the next.
-EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column) {
+// Row `row` of the last query as a bundle: its ids in column `ids_column`,
+// its entries in the next. A damaged row raises 22P04, or, with
+// keep_damaged, comes back with its damage said.
+EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column, bool keep_damaged = false) {
   EntryBundle bundle;
   bundle.index = index;
   bool is_null = false;
@@ -171,11 +173,17 @@ EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column) {
     return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, ids_column, &is_null);
   });
   bundle.ids = Int64ArrayElements(ids);
-  bundle.entries = HashesFromBytes(RowText(row, ids_column + 1).value_or(""), "a row of act.log_entries");
-  if (bundle.entries.size() != bundle.ids.size())
-    throw core::SqlError(core::sqlstate::kDataCorrupted,
-                         "act.log_entries row " + std::to_string(index) + " has " + std::to_string(bundle.ids.size()) +
-                             " ids but " + std::to_string(bundle.entries.size()) + " entries");
+  const std::string what = "act.log_entries row " + std::to_string(index);
+  try {
+    bundle.entries = HashesFromBytes(RowText(row, ids_column + 1).value_or(""), what.c_str());
+    if (bundle.entries.size() != bundle.ids.size())
+      throw core::SqlError(core::sqlstate::kDataCorrupted, what + " has " + std::to_string(bundle.ids.size()) +
+                                                               " ids but " + std::to_string(bundle.entries.size()) +
+                                                               " entries");
+  } catch (const core::SqlError& error) {
+    if (!keep_damaged) throw;
+    bundle.damage = error.what();
+  }
   return bundle;
 }
 }  // namespace
@@ -193,7 +201,7 @@ std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to) {
   std::vector<EntryBundle> bundles;
   bundles.reserve(RowCount());
   for (uint64 row = 0; row < RowCount(); ++row)
-    bundles.push_back(BundleOfRow(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)), row, 2));
+    bundles.push_back(BundleOfRow(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)), row, 2, true));
   return bundles;
 }
 

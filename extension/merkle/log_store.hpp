@@ -55,11 +55,16 @@ struct EntryBundle {
   std::uint64_t index = 0;
   std::vector<int64> ids;
   std::vector<Hash> entries;  // the events' stored hashes, as sealed
+  // What is wrong with the row, when ReadBundles kept it anyway (ids and
+  // entries of different lengths, entries not whole hashes): act.verify_log
+  // reports it as a problem instead of failing.
+  std::optional<std::string> damage;
 };
 std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot = ReadOn::kStatement);
 // For long walks (act.verify_log): the bundles with index in [from, to), and
 // the tiles of one level with index in [from, to), in index order, in one
 // query each; missing rows are left out.
+// ReadBundles keeps a damaged row, with its damage said (EntryBundle::damage).
 std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to);
 std::vector<std::pair<std::uint64_t, std::vector<Hash>>> ReadTileRange(unsigned level, std::uint64_t from,
                                                                        std::uint64_t to);

@@ -208,6 +208,11 @@ class Verifier {
       return;
     }
     const std::uint64_t first = index * tlog::kTileWidth;
+    if (bundle->damage) {
+      Report(static_cast<int64>(first), std::nullopt, *bundle->damage);
+      have_after_ = false;  // its events are not checked: which entry is whose is unknown
+      return;
+    }
     const unsigned width = tlog::TileWidthAt(size_, 0, index);
     if (bundle->ids.size() != width)  // a cut or padded row: its missing entries match no tile hash
       Report(static_cast<int64>(first), std::nullopt,

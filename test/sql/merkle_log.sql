@@ -2,7 +2,7 @@
 -- act.prove_inclusion, act.prove_consistency, act.log_entries, act.prove_stream,
 -- act.verify_log; roots and proofs checked against RFC 9162 written in SQL.
 BEGIN;
-SELECT plan(80);
+SELECT plan(82);
 \ir lib/refused.sql
 \ir lib/merkle.sql
 
@@ -130,6 +130,19 @@ UPDATE act.log_entries SET ids = ids[1:255], entries = substr(entries, 1, 255 * 
 SELECT is((SELECT array_agg(row(position, problem)::text) FROM act.verify_log(0, 256)),
   ARRAY[row(0::bigint, 'act.log_entries row 0 holds 255 entries, not 256')::text],
   'an entry cut from the end of a bundle is reported');
+ROLLBACK TO tamper;
+-- A check constraint keeps ids and entries in step; a DBA can drop it.
+ALTER TABLE act.log_entries DROP CONSTRAINT log_entries_check;
+UPDATE act.log_entries SET ids = ids[1:255] WHERE idx = 0;
+SELECT is((SELECT array_agg(row(position, problem)::text) FROM act.verify_log(0, 256)),
+  ARRAY[row(0::bigint, 'act.log_entries row 0 has 255 ids but 256 entries')::text],
+  'a bundle whose ids and entries differ in number is reported, not raised');
+ROLLBACK TO tamper;
+ALTER TABLE act.log_entries DROP CONSTRAINT log_entries_check;
+UPDATE act.log_entries SET entries = substr(entries, 1, 100) WHERE idx = 0;
+SELECT ok((SELECT bool_or(position = 0 AND problem = 'act.log_entries row 0 holds 100 bytes, not a whole number of 32-byte hashes')
+             FROM act.verify_log()),
+  'a bundle whose entries are not whole hashes is reported, not raised');
 ROLLBACK TO tamper;
 -- Level 1's tile holds one hash for each full level-0 tile.
 UPDATE act.log_tiles SET hashes = substr(hashes, 1, 32) || sha256('x') WHERE level = 1 AND idx = 0;
