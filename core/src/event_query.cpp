@@ -33,7 +33,11 @@ std::string EventQuerySql(const EventQuery& query) {
     where.push_back("name <> ALL ('{__snapshot__,__tombstone__}')");
   else if (!query.with_snaps)
     where.push_back("name <> '__snapshot__'");
-  if (query.capped) where.push_back("id <= $8");
+  // One stream's cap goes outside the LIMIT (below): with both id bounds
+  // here, a generic plan takes the closed range for a narrow one and walks
+  // the primary key from $2 to the horizon, every stream's events.
+  const bool one_stream = query.stream && query.stream_exact;
+  if (query.capped && !one_stream) where.push_back("id <= $8");
 
   std::string sql = query.hide_pii
                         ? "SELECT id, stream, version, name, data, meta, NULL::jsonb AS pii, created, hash FROM act.events"
@@ -41,10 +45,12 @@ std::string EventQuerySql(const EventQuery& query) {
   for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   // Within one stream version order is id order, and (stream, version) is
   // indexed: a generic plan then never walks the whole log for one stream.
-  const char* order = query.stream && query.stream_exact ? " ORDER BY version" : " ORDER BY id";
-  sql += order;
-  if (query.backward) sql += " DESC";
-  sql += " LIMIT $9";
+  const std::string order = std::string(one_stream ? " ORDER BY version" : " ORDER BY id") + (query.backward ? " DESC" : "");
+  sql += order + " LIMIT $9";
+  // The same events: in one stream id order is version order, so those
+  // above the horizon are the tail of the first $9 (or, backward, none of
+  // them is below one that is above).
+  if (query.capped && one_stream) sql = "SELECT * FROM (" + sql + ") e WHERE id <= $8" + order;
   return sql;
 }
 

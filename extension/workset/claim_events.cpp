@@ -34,23 +34,11 @@ enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kA
 // stream, a literal, or a pattern), its names, never a snapshot or a
 // tombstone, never above the horizon, after `at`, in id order, at most
 // `max_events`. pii only where the caller may read it, and only when set.
-//
-// One stream's events are capped at the horizon outside the LIMIT: with both
-// bounds on id inside, the cached generic plan takes the closed id range for
-// a narrow one and walks the primary key from `at` to the horizon, filtering
-// by stream (every event of the log after `at`, for each claimed stream).
-// Capping after the LIMIT hands over the same events: in one stream id order
-// is version order, so those above the horizon are the tail of the first
-// `max_events`.
 std::string EventsSql(const core::EventQuery& query) {
   std::string pii = query.hide_pii ? "" : " || CASE WHEN e.pii IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('pii', e.pii) END";
-  const bool one_stream = query.stream && query.stream_exact;
-  core::EventQuery inner = query;
-  if (one_stream) inner.capped = false;
   return "SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, "
          "'name', e.name, 'data', e.data, 'meta', e.meta, 'created', e.created)" + pii +
-         " ORDER BY e.id), '[]'::jsonb) FROM (" + core::EventQuerySql(inner) + ") e" +
-         (one_stream && query.capped ? " WHERE e.id <= $8" : "");
+         " ORDER BY e.id), '[]'::jsonb) FROM (" + core::EventQuerySql(query) + ") e";
 }
 
 SPIPlanPtr EventsPlan(const core::EventQuery& query) {

@@ -47,6 +47,18 @@ TEST(EventQuery, EveryFilterHasItsPredicate) {
     EXPECT_NE(sql.find(part), std::string::npos) << part << " missing from " << sql;
 }
 
+// A generic plan given both id bounds for one stream walked the primary
+// key over every stream's events in the range (act.claim_events).
+TEST(EventQuery, OneStreamIsCappedOutsideTheLimit) {
+  EventQuery query;
+  query.stream = true;
+  query.after = true;
+  query.capped = true;
+  EXPECT_EQ(EventQuerySql(query),
+            "SELECT * FROM (SELECT * FROM act.events WHERE id > $2 AND stream = $1 AND name <> '__snapshot__' "
+            "ORDER BY version LIMIT $9) e WHERE id <= $8 ORDER BY version");
+}
+
 TEST(EventQuery, KeysDifferForDifferentFilters) {
   EventQuery a;
   EventQuery b;
