@@ -78,13 +78,13 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   };
   // Each frontier takes its best rows that no competing claim has locked:
   // its candidates are read four times over (in bigint: a count may be near
-  // the int limit), and locked in order until it
-  // has its count. A competitor's claim not yet committed holds its rows, and
-  // the next best take their place (with exactly the best rows, workers
-  // starting together would find them all taken, and come back with nothing
-  // while work is waiting). Under the row lock the row is checked again: a
-  // competitor may have leased it since. `= ANY (ARRAY(...))` keeps the
-  // lock an index lookup whatever the estimates.
+  // the int limit) and locked in order until it has its count. A
+  // competitor's claim not yet committed holds its rows, and the next best
+  // take their place (with exactly the best rows, workers starting together
+  // would find them all taken and come back with nothing while work waits).
+  // Under the row lock the row is checked again: a competitor may have
+  // leased it since. `= ANY (ARRAY(...))` keeps the lock an index lookup
+  // whatever the estimates.
   auto take = [&](const std::string& from, const std::string& order, const std::string& count, const std::string& extra) {
     return "SELECT s.stream FROM act.subscription_rows s JOIN " + from + " c ON c.stream = s.stream"
            "  WHERE s.stream = ANY (ARRAY(SELECT f.stream FROM " + from + " f)) AND NOT s.blocked AND " + free + extra +

@@ -174,16 +174,15 @@ EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column, bool ke
   });
   bundle.ids = Int64ArrayElements(ids);
   const std::string what = "act.log_entries row " + std::to_string(index);
-  try {
-    bundle.entries = HashesFromBytes(RowText(row, ids_column + 1).value_or(""), what.c_str());
-    if (bundle.entries.size() != bundle.ids.size())
-      throw core::SqlError(core::sqlstate::kDataCorrupted, what + " has " + std::to_string(bundle.ids.size()) +
-                                                               " ids but " + std::to_string(bundle.entries.size()) +
-                                                               " entries");
-  } catch (const core::SqlError& error) {
-    if (!keep_damaged) throw;
-    bundle.damage = error.what();
-  }
+  const std::string_view bytes = RowText(row, ids_column + 1).value_or("");
+  if (bytes.size() % sizeof(Hash) != 0)
+    bundle.damage = what + " holds " + std::to_string(bytes.size()) + " bytes, not a whole number of 32-byte hashes";
+  else if (bytes.size() / sizeof(Hash) != bundle.ids.size())
+    bundle.damage = what + " has " + std::to_string(bundle.ids.size()) + " ids but " +
+                    std::to_string(bytes.size() / sizeof(Hash)) + " entries";
+  else
+    bundle.entries = HashesFromBytes(bytes, what.c_str());
+  if (bundle.damage && !keep_damaged) throw core::SqlError(core::sqlstate::kDataCorrupted, *bundle.damage);
   return bundle;
 }
 }  // namespace
