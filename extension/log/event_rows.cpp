@@ -4,10 +4,6 @@
 
 #include "arrays.hpp"
 
-extern "C" {
-#include "access/detoast.h"
-}
-
 namespace act::pg {
 namespace {
 
@@ -42,42 +38,10 @@ void EventRows::Prepare() {
   for (int column : {columns_.id, columns_.stream, columns_.version, columns_.name, columns_.data, columns_.meta,
                      columns_.created, columns_.hash})
     if (column > columns_.last) columns_.last = column;
-  detoasted_ =
-      Guard([] { return AllocSetContextCreate(CurrentMemoryContext, "pg_act event rows", ALLOCSET_SMALL_SIZES); });
-}
-
-EventRows::~EventRows() {
-  MemoryContext context = detoasted_;
-  try {
-    Guard([context] { MemoryContextDelete(context); });
-  } catch (...) {
-    // Only during an abort already under way, which frees it.
-  }
-}
-
-std::string_view EventRows::Bytes(Datum value) {
-  auto* bytes = reinterpret_cast<struct varlena*>(DatumGetPointer(value));
-  // Compressed or out of line (a value of more than about 2 kB): read into
-  // memory of our own. Short inline values are read where they are.
-  if (VARATT_IS_EXTERNAL(bytes) || VARATT_IS_COMPRESSED(bytes)) {
-    MemoryContext context = detoasted_;
-    bytes = Guard([bytes, context] {
-      const MemoryContext caller = MemoryContextSwitchTo(context);
-      struct varlena* plain = detoast_attr(bytes);
-      MemoryContextSwitchTo(caller);
-      return plain;
-    });
-    detoasted_used_ = true;
-  }
-  return {VARDATA_ANY(bytes), static_cast<std::size_t>(VARSIZE_ANY_EXHDR(bytes))};
 }
 
 bool EventRows::Next(EventRow& row) {
-  if (detoasted_used_) {
-    MemoryContext context = detoasted_;
-    Guard([context] { MemoryContextReset(context); });
-    detoasted_used_ = false;
-  }
+  detoasted_.Reset();
   if (!scan_.NextDeformed(columns_.last)) return false;
   bool any_null = false;
   auto at = [this, &any_null](int column) {
@@ -96,11 +60,11 @@ bool EventRows::Next(EventRow& row) {
   const Datum hash = at(columns_.hash);
   // NOT NULL columns: a NULL means the table is not what this code expects.
   if (any_null) throw std::runtime_error("pg_act: act.events has a NULL where a value is required");
-  row.stream = Bytes(stream);
-  row.name = Bytes(name);
-  row.data = Bytes(data);
-  row.meta = Bytes(meta);
-  row.hash = Bytes(hash);
+  row.stream = detoasted_.Bytes(stream);
+  row.name = detoasted_.Bytes(name);
+  row.data = detoasted_.Bytes(data);
+  row.meta = detoasted_.Bytes(meta);
+  row.hash = detoasted_.Bytes(hash);
   return true;
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 
+#include "detoast_arena.hpp"
 #include "index_scan.hpp"
 
 namespace act::pg {
@@ -51,7 +52,6 @@ class EventRows {
 
   explicit EventRows(const InStream& scope);
   explicit EventRows(const IdRange& range);
-  ~EventRows();
   EventRows(const EventRows&) = delete;
   EventRows& operator=(const EventRows&) = delete;
 
@@ -63,12 +63,10 @@ class EventRows {
     int id, stream, version, name, data, meta, created, hash, last;
   };
   void Prepare();
-  std::string_view Bytes(Datum value);
 
   IndexScan scan_;
   Columns columns_;
-  MemoryContext detoasted_ = nullptr;  // values read out of TOAST, freed row by row
-  bool detoasted_used_ = false;
+  DetoastArena detoasted_;  // values read out of TOAST, freed row by row
 };
 
 }  // namespace act::pg

@@ -1,6 +1,7 @@
 #include "log_store.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "act/core/errors.hpp"
@@ -41,13 +42,6 @@ SavedPlan g_write_bundle(
     "INSERT INTO act.log_entries AS b (idx, first_id, ids, entries) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (idx) DO UPDATE SET ids = excluded.ids, entries = excluded.entries",
     4, kBundleRow, PlanMode::kGeneric);
-constexpr Oid kIndexRange[] = {INT8OID, INT8OID};
-SavedPlan g_read_bundle_range("SELECT idx, ids, entries FROM act.log_entries WHERE idx >= $1 AND idx < $2 ORDER BY idx",
-                              2, kIndexRange, PlanMode::kGeneric);
-constexpr Oid kLevelRange[] = {INT2OID, INT8OID, INT8OID};
-SavedPlan g_read_tile_range(
-    "SELECT idx, hashes FROM act.log_tiles WHERE level = $1 AND idx >= $2 AND idx < $3 ORDER BY idx", 3, kLevelRange,
-    PlanMode::kGeneric);
 // The bundle that would hold an id: the last one starting at or below it.
 SavedPlan g_bundle_of_id(
     "SELECT idx, ids FROM act.log_entries WHERE first_id <= $1 ORDER BY first_id DESC LIMIT 1", 1, kIndexOnly,
@@ -163,9 +157,8 @@ void WriteTile(unsigned level, std::uint64_t index, const std::vector<Hash>& has
 
 namespace {
 // Row `row` of the last query as a bundle: its ids in column `ids_column`,
-// its entries in the next. A damaged row raises 22P04, or, with
-// keep_damaged, comes back with its damage said.
-EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column, bool keep_damaged = false) {
+// its entries in the next. A damaged row raises 22P04.
+EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column) {
   EntryBundle bundle;
   bundle.index = index;
   bool is_null = false;
@@ -173,48 +166,33 @@ EntryBundle BundleOfRow(std::uint64_t index, uint64 row, int ids_column, bool ke
     return SPI_getbinval(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, ids_column, &is_null);
   });
   bundle.ids = Int64ArrayElements(ids);
-  const std::string what = "act.log_entries row " + std::to_string(index);
-  const std::string_view bytes = RowText(row, ids_column + 1).value_or("");
-  if (bytes.size() % sizeof(Hash) != 0)
-    bundle.damage = what + " holds " + std::to_string(bytes.size()) + " bytes, not a whole number of 32-byte hashes";
-  else if (bytes.size() / sizeof(Hash) != bundle.ids.size())
-    bundle.damage = what + " has " + std::to_string(bundle.ids.size()) + " ids but " +
-                    std::to_string(bytes.size() / sizeof(Hash)) + " entries";
-  else
-    bundle.entries = HashesFromBytes(bytes, what.c_str());
-  if (bundle.damage && !keep_damaged) throw core::SqlError(core::sqlstate::kDataCorrupted, *bundle.damage);
+  SetEntries(bundle, RowText(row, ids_column + 1).value_or(""));
+  if (bundle.damage) throw core::SqlError(core::sqlstate::kDataCorrupted, *bundle.damage);
   return bundle;
 }
 }  // namespace
+
+void SetEntries(EntryBundle& bundle, std::string_view bytes) {
+  bundle.damage.reset();
+  bundle.entries.clear();
+  const std::size_t ids = bundle.ids.size();
+  if (bytes.size() % sizeof(Hash) != 0)
+    bundle.damage = "act.log_entries row " + std::to_string(bundle.index) + " holds " + std::to_string(bytes.size()) +
+                    " bytes, not a whole number of 32-byte hashes";
+  else if (bytes.size() / sizeof(Hash) != ids)
+    bundle.damage = "act.log_entries row " + std::to_string(bundle.index) + " has " + std::to_string(ids) +
+                    " ids but " + std::to_string(bytes.size() / sizeof(Hash)) + " entries";
+  else if (!bytes.empty()) {
+    bundle.entries.resize(ids);
+    std::memcpy(bundle.entries.data(), bytes.data(), bytes.size());
+  }
+}
 
 std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot) {
   Datum values[1] = {Int64GetDatum(static_cast<int64>(index))};
   Run(g_read_bundle, values, snapshot, true, SPI_OK_SELECT);
   if (RowCount() == 0) return std::nullopt;
   return BundleOfRow(index, 0, 1);
-}
-
-std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to) {
-  Datum values[2] = {Int64GetDatum(static_cast<int64>(from)), Int64GetDatum(static_cast<int64>(to))};
-  Run(g_read_bundle_range, values, ReadOn::kStatement, true, SPI_OK_SELECT);
-  std::vector<EntryBundle> bundles;
-  bundles.reserve(RowCount());
-  for (uint64 row = 0; row < RowCount(); ++row)
-    bundles.push_back(BundleOfRow(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)), row, 2, true));
-  return bundles;
-}
-
-std::vector<std::pair<std::uint64_t, std::vector<Hash>>> ReadTileRange(unsigned level, std::uint64_t from,
-                                                                       std::uint64_t to) {
-  Datum values[3] = {Int16GetDatum(static_cast<int16>(level)), Int64GetDatum(static_cast<int64>(from)),
-                     Int64GetDatum(static_cast<int64>(to))};
-  Run(g_read_tile_range, values, ReadOn::kStatement, true, SPI_OK_SELECT);
-  std::vector<std::pair<std::uint64_t, std::vector<Hash>>> read;
-  read.reserve(RowCount());
-  for (uint64 row = 0; row < RowCount(); ++row)
-    read.emplace_back(static_cast<std::uint64_t>(RowInt64(row, 1).value_or(0)),
-                      HashesFromBytes(RowText(row, 2).value_or(""), "a row of act.log_tiles"));
-  return read;
 }
 
 void WriteBundle(const EntryBundle& bundle) {

@@ -8,6 +8,8 @@
 // by the sealer (extension/merkle/sealer.hpp). Readers see one MVCC snapshot.
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "act/core/tlog_tiles.hpp"
@@ -55,19 +57,15 @@ struct EntryBundle {
   std::uint64_t index = 0;
   std::vector<int64> ids;
   std::vector<Hash> entries;  // the events' stored hashes, as sealed
-  // What is wrong with the row, when ReadBundles kept it anyway (ids and
+  // What is wrong with the row, when a reader kept it anyway (ids and
   // entries of different lengths, entries not whole hashes): act.verify_log
-  // reports it as a problem instead of failing.
+  // reports it as a problem instead of failing (log_rows.hpp).
   std::optional<std::string> damage;
 };
+// A bundle's entries from the bytes of its row, its ids already set; a row
+// whose bytes do not hold one whole hash per id gets its damage said instead.
+void SetEntries(EntryBundle& bundle, std::string_view bytes);
 std::optional<EntryBundle> ReadBundle(std::uint64_t index, ReadOn snapshot = ReadOn::kStatement);
-// For long walks (act.verify_log): the bundles with index in [from, to), and
-// the tiles of one level with index in [from, to), in index order, in one
-// query each; missing rows are left out.
-// ReadBundles keeps a damaged row, with its damage said (EntryBundle::damage).
-std::vector<EntryBundle> ReadBundles(std::uint64_t from, std::uint64_t to);
-std::vector<std::pair<std::uint64_t, std::vector<Hash>>> ReadTileRange(unsigned level, std::uint64_t from,
-                                                                       std::uint64_t to);
 void WriteBundle(const EntryBundle& bundle);
 
 // The entry position of an event id; nullopt when no sealed entry has it.

@@ -22,6 +22,7 @@
 #include "chain_links.hpp"
 #include "event_rehash.hpp"
 #include "event_rows.hpp"
+#include "log_rows.hpp"
 #include "log_store.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
@@ -37,52 +38,7 @@ pg::SavedPlan g_checkpoints_in_range(
     "SELECT size, root FROM act.checkpoints WHERE size > $1 AND size <= $2 ORDER BY size", 2, kSizeRange,
     pg::PlanMode::kGeneric);
 
-// A long walk's reads, 16 rows a query: the bundles, or one level's tiles,
-// around the index asked for. Walks go up the indexes, so each row is read once.
-constexpr std::uint64_t kRowsPerRead = 16;
-
-class BundleWindow {
- public:
-  // The bundle at `index`; null when act.log_entries has no such row.
-  const pg::log::EntryBundle* At(std::uint64_t index) {
-    if (!filled_ || index < from_ || index >= from_ + kRowsPerRead) {
-      rows_ = pg::log::ReadBundles(index, index + kRowsPerRead);
-      from_ = index;
-      filled_ = true;
-    }
-    const auto found = std::lower_bound(rows_.begin(), rows_.end(), index,
-                                        [](const pg::log::EntryBundle& row, std::uint64_t i) { return row.index < i; });
-    return found != rows_.end() && found->index == index ? &*found : nullptr;
-  }
-
- private:
-  std::vector<pg::log::EntryBundle> rows_;
-  std::uint64_t from_ = 0;
-  bool filled_ = false;
-};
-
-class TileWindow {
- public:
-  explicit TileWindow(unsigned level) : level_(level) {}
-  // The stored hashes of tile `index` of this level; empty when there is no such row.
-  const std::vector<core::Hash>& At(std::uint64_t index) {
-    if (!filled_ || index < from_ || index >= from_ + kRowsPerRead) {
-      rows_ = pg::log::ReadTileRange(level_, index, index + kRowsPerRead);
-      from_ = index;
-      filled_ = true;
-    }
-    const auto found = std::lower_bound(rows_.begin(), rows_.end(), index,
-                                        [](const auto& row, std::uint64_t i) { return row.first < i; });
-    return found != rows_.end() && found->first == index ? found->second : none_;
-  }
-
- private:
-  unsigned level_;
-  std::vector<std::pair<std::uint64_t, std::vector<core::Hash>>> rows_;
-  std::uint64_t from_ = 0;
-  bool filled_ = false;
-  const std::vector<core::Hash> none_;
-};
+const std::vector<core::Hash> kNoHashes;
 
 struct Problem {
   std::optional<int64> position;
@@ -149,13 +105,14 @@ class Verifier {
     const std::uint64_t first_hash = begin_ >> shift;
     const std::uint64_t end_hash = std::min<std::uint64_t>(((end_ - 1) >> shift) + 1, tlog::HashesAtTileLevel(size_, level));
     if (first_hash >= end_hash) return;  // the range lies in a subtree not complete yet
-    BundleWindow bundles;
-    TileWindow tiles(level);
-    TileWindow parents(level + 1);
+    pg::log::BundleRows bundles;
+    pg::log::TileRows tiles(level);
+    pg::log::TileRows parents(level + 1);
     for (std::uint64_t tile = first_hash / tlog::kTileWidth; tile * tlog::kTileWidth < end_hash; ++tile) {
       const pg::log::EntryBundle* bundle = level == 0 ? bundles.At(tile) : nullptr;
       if (level == 0) CheckEntries(tile, bundle);
-      const std::vector<core::Hash>& stored = tiles.At(tile);
+      const std::vector<core::Hash>* const found = tiles.At(tile);
+      const std::vector<core::Hash>& stored = found ? *found : kNoHashes;
       const unsigned width = tlog::TileWidthAt(size_, level, tile);
       if (stored.size() != width) {
         Report(static_cast<int64>((tile * tlog::kTileWidth) << shift), std::nullopt,
@@ -182,13 +139,13 @@ class Verifier {
   // against the full child tile's own hashes. The child's range and the
   // hash's coincide, so each hash of the range is checked once.
   void CheckParentHash(unsigned level, std::uint64_t child, const std::vector<core::Hash>& child_hashes,
-                       TileWindow& parents) {
+                       pg::log::TileRows& parents) {
     const std::uint64_t tile = child / tlog::kTileWidth;
     const auto i = static_cast<unsigned>(child % tlog::kTileWidth);
-    const std::vector<core::Hash>& stored = parents.At(tile);
+    const std::vector<core::Hash>* const stored = parents.At(tile);
     const unsigned width = tlog::TileWidthAt(size_, level, tile);
-    if (stored.size() != width || i >= width) return;  // reported at its own level
-    if (stored[i] != tlog::HashTileSlice(child_hashes)) ReportTileHash(level, tile, width, i);
+    if (!stored || stored->size() != width || i >= width) return;  // reported at its own level
+    if ((*stored)[i] != tlog::HashTileSlice(child_hashes)) ReportTileHash(level, tile, width, i);
   }
 
   void ReportTileHash(unsigned level, std::uint64_t tile, unsigned width, unsigned i) {

@@ -52,17 +52,31 @@ std::vector<std::string> TextArrayElements(Datum value) {
   return strings;
 }
 
-std::vector<int64> Int64ArrayElements(Datum value) {
+void Int64ArrayElementsOf(const ArrayType* array, std::vector<int64>& into) {
+  // Elements without a NULL lie one after another, 8 bytes each: copied at
+  // once, where deconstruct_array would allocate a Datum for each.
+  if (ARR_ELEMTYPE(array) == INT8OID && ARR_NDIM(array) <= 1 && !ARR_HASNULL(array)) {
+    const int count = ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array));
+    into.resize(static_cast<std::size_t>(count));
+    if (count > 0) memcpy(into.data(), ARR_DATA_PTR(array), sizeof(int64) * static_cast<std::size_t>(count));
+    return;
+  }
   Datum* elements = nullptr;
   bool* nulls = nullptr;
   int count = 0;
-  Guard([value, &elements, &nulls, &count] {
-    deconstruct_array(DatumGetArrayTypeP(value), INT8OID, 8, true, TYPALIGN_DOUBLE, &elements, &nulls, &count);
+  Guard([array, &elements, &nulls, &count] {
+    deconstruct_array(const_cast<ArrayType*>(array), INT8OID, 8, true, TYPALIGN_DOUBLE, &elements, &nulls, &count);
     for (int i = 0; i < count; ++i)
       if (nulls[i]) elog(ERROR, "pg_act: unexpected NULL in a bigint array");
   });
-  std::vector<int64> numbers(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) numbers[static_cast<std::size_t>(i)] = DatumGetInt64(elements[i]);
+  into.resize(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) into[static_cast<std::size_t>(i)] = DatumGetInt64(elements[i]);
+}
+
+std::vector<int64> Int64ArrayElements(Datum value) {
+  const ArrayType* array = Guard([value] { return DatumGetArrayTypeP(value); });
+  std::vector<int64> numbers;
+  Int64ArrayElementsOf(array, numbers);
   return numbers;
 }
 

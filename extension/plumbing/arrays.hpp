@@ -21,5 +21,7 @@ std::string_view VarlenaBytes(Datum value);
 std::vector<std::string> TextArrayElements(Datum value);
 // The elements of a bigint[] Datum (NULL elements are an error).
 std::vector<int64> Int64ArrayElements(Datum value);
+// The same of an array already detoasted, into `into` (its room reused).
+void Int64ArrayElementsOf(const ArrayType* array, std::vector<int64>& into);
 
 }  // namespace act::pg
