@@ -19,6 +19,11 @@ for mode in fenced concurrent; do
   printf '%-22s %4d passed, %d failed\n' "stress/$mode" "$p" "$f"
   passed=$((passed + p))
   failed=$((failed + f))
+  # Readers on a hot standby of a primary under 30 s of writers.
+  read -r p f < <(test/run-standby.sh "$mode" 30)
+  printf '%-22s %4d passed, %d failed\n' "standby/$mode" "$p" "$f"
+  passed=$((passed + p))
+  failed=$((failed + f))
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

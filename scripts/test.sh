@@ -87,5 +87,11 @@ database_suites concurrent "shared_preload_libraries = 'pg_act'"
 read -r p f < <(test/run-horizon-crash.sh)
 count "horizon-crash" "$p" "$f"
 
+# 4. Reading on a hot standby: a primary and a streaming standby per mode.
+for mode in fenced concurrent; do
+  read -r p f < <(test/run-standby.sh "$mode" 3)
+  count "standby/$mode" "$p" "$f"
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

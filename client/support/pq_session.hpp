@@ -28,9 +28,9 @@ struct Error : std::runtime_error {
   std::string sqlstate;
 };
 
-// Connects with the PG* environment.
-inline Connection Connect() {
-  Connection connection(PQconnectdb(""));
+// Connects with the PG* environment, and `conninfo` over it when given.
+inline Connection Connect(const std::string& conninfo = "") {
+  Connection connection(PQconnectdb(conninfo.c_str()));
   if (PQstatus(connection.get()) != CONNECTION_OK) throw Error(PQerrorMessage(connection.get()), "");
   return connection;
 }

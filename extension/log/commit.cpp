@@ -17,6 +17,7 @@
 #include "events_writer.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
+#include "primary_only.hpp"
 #include "jsonb_access.hpp"
 #include "locks.hpp"
 #include "settings.hpp"
@@ -280,6 +281,7 @@ ACT_SQL_FUNCTION(act_commit) {
     // this stream may go on to subscribe (registry exclusive); and never
     // waiting for the registry on a stream lock just taken, so that a
     // transaction that subscribed may go on to commit (locks.hpp).
+    pg::RequirePrimary("act.commit");
     if (expected) pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
     if (!pg::ConcurrentMode()) pg::TakeCommitFence();
     pg::LockStreamAndRegistry(stream_datum);
@@ -289,6 +291,7 @@ ACT_SQL_FUNCTION(act_commit) {
   if (!events.empty()) {
     pg::PublishInflight();  // before the insert takes ids
     const std::vector<core::EventRef> refs = pg::AppendEvents(stream_datum, stream, head, events, meta, result);
+    if (!refs.empty()) pg::NoteIdsTaken(refs.back().id);  // ids follow the array's order
     pg::MarkSubscriptions(stream_datum, stream, refs);
     if (pg::g_notify_enabled) pg::Notify(stream, refs);
     pg::Count(pg::Counter::kCommits, 1);

@@ -1,8 +1,11 @@
 #include "horizon.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "act/core/errors.hpp"
+#include "horizon_beacon.hpp"
+#include "primary_only.hpp"
 #include "relations.hpp"
 #include "shared_memory.hpp"
 #include "spi.hpp"
@@ -42,6 +45,7 @@ struct SharedHorizon {
 SharedHorizon* g_shared = nullptr;
 bool g_concurrent = false;
 bool g_published = false;  // this backend's slot holds a bound for the current transaction
+int64 g_highest_taken = 0;  // the highest id this transaction's commits took; 0: none
 Size SharedSize() { return add_size(offsetof(SharedHorizon, slots), mul_size(MaxBackends, sizeof(InflightSlot))); }
 
 void AttachShared(void* memory, bool found) {
@@ -71,7 +75,13 @@ void Withdraw() {
 void OnTransactionEvent(XactEvent event, void*) {
   switch (event) {
     case XACT_EVENT_COMMIT:
+      // Settled before the bound goes: the beacon sees one or the other.
+      if (g_published) SettleCommitted(g_highest_taken);
+      g_highest_taken = 0;
+      Withdraw();
+      break;
     case XACT_EVENT_ABORT:
+      g_highest_taken = 0;
       Withdraw();
       break;
     case XACT_EVENT_PRE_PREPARE:
@@ -115,9 +125,9 @@ int64 QueryInt64(SavedPlan& plan) {
 }
 
 int64 ConcurrentHorizon() {
-  if (Guard([] { return RecoveryInProgress(); }))
-    throw core::ValidationError("act.horizon() needs the primary in concurrent mode: a standby cannot see in-flight commits",
-                                core::sqlstate::kObjectNotInPrerequisiteState);
+  // A standby cannot see the primary's in-flight commits: it reads up to
+  // the last horizon the primary's beacon wrote and it has replayed.
+  if (Guard([] { return RecoveryInProgress(); })) return ReplayedHorizon().value_or(-1);
   // Read the high-water mark first: a bound published after our scan belongs
   // to ids above it.
   const int64 high_water = HighWater();
@@ -144,12 +154,14 @@ bool ConcurrentMode() { return g_concurrent; }
 void InstallConcurrentMode() {
   g_concurrent = true;
   RegisterSharedArea({"pg_act horizon", SharedSize, AttachShared});
+  InstallHorizonBeacon();
   RegisterXactCallback(OnTransactionEvent, nullptr);
   before_shmem_exit(OnExit, 0);
 }
 
 void PublishInflight() {
   if (!g_concurrent || g_published) return;
+  RequirePrimary("taking event ids");
   if (MyBackendId < 1 || MyBackendId > g_shared->slot_count)
     throw core::SqlError(core::sqlstate::kInternalError, "pg_act: this process has no horizon slot");
   const int64 high_water = HighWater();
@@ -212,6 +224,24 @@ int64 WaitForHorizon(int64 after, int timeout_ms) {
   }
   Guard([] { ConditionVariableCancelSleep(); });
   return horizon;
+}
+
+void NoteIdsTaken(int64 highest) { g_highest_taken = std::max(g_highest_taken, highest); }
+
+uint64 LowestInflightBound(Oid database) {
+  uint64 lowest = 0;
+  for (int i = 0; i < g_shared->slot_count; ++i) {
+    InflightSlot& slot = g_shared->slots[i];
+    const uint64 bound = pg_atomic_read_u64(&slot.bound);
+    pg_read_barrier();
+    if (bound == 0 || slot.database != database) continue;
+    if (lowest == 0 || bound < lowest) lowest = bound;
+  }
+  return lowest;
+}
+
+void WakeHorizonWaiters() {
+  if (g_shared != nullptr) ConditionVariableBroadcast(&g_shared->advanced);
 }
 
 std::vector<InflightHolder> InflightHolders() {

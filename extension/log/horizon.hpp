@@ -24,11 +24,22 @@ void InstallConcurrentMode();
 // before it takes ids. No-op in fenced mode.
 void PublishInflight();
 
-// Needs SPI. -1 when no id is safe to read yet.
+// After a commit took ids, the highest of them: what the horizon beacon
+// learns once the transaction commits (horizon_beacon.hpp).
+void NoteIdsTaken(int64 highest);
+
+// Needs SPI. -1 when no id is safe to read yet. On a standby in concurrent
+// mode: the last horizon the primary's beacon sent that has been replayed.
 int64 Horizon();
 
 // Returns the horizon as soon as it passes `after`, or at the timeout.
 int64 WaitForHorizon(int64 after, int timeout_ms);
+
+// Concurrent mode: the lowest bound `database`'s transactions in flight have
+// published; 0 when none is in flight. Raises nothing (the beacon worker).
+uint64 LowestInflightBound(Oid database);
+// Wakes every act.wait (a standby's replay of a beacon record).
+void WakeHorizonWaiters();
 
 struct InflightHolder {
   int pid;

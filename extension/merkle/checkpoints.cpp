@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "primary_only.hpp"
 #include "pg.hpp"
 
 extern "C" {
@@ -151,6 +152,7 @@ std::string Checkpoint(bool sign) {
 }  // namespace
 
 ACT_SQL_FUNCTION(act_checkpoint) {
+  pg::RequirePrimary("act.checkpoint");
   const bool sign = PG_NARGS() == 0 || PG_ARGISNULL(0) || PG_GETARG_BOOL(0);
   pg::SpiSession spi;
   const std::string note = Checkpoint(sign);
@@ -159,6 +161,7 @@ ACT_SQL_FUNCTION(act_checkpoint) {
 }
 
 ACT_SQL_FUNCTION(act_add_checkpoint_signature) {
+  pg::RequirePrimary("act.add_checkpoint_signature");
   if (PG_ARGISNULL(0)) throw core::ValidationError("note must not be null", core::sqlstate::kNullValueNotAllowed);
   const std::string note_text(pg::VarlenaBytes(PG_GETARG_DATUM(0)));
   pg::SpiSession spi;
@@ -205,6 +208,7 @@ ACT_SQL_FUNCTION(act_add_checkpoint_signature) {
 }
 
 ACT_SQL_FUNCTION(act_register_log_key) {
+  pg::RequirePrimary("act.register_log_key");
   if (PG_ARGISNULL(0)) throw core::ValidationError("vkey must not be null", core::sqlstate::kNullValueNotAllowed);
   const std::string vkey(pg::VarlenaBytes(PG_GETARG_DATUM(0)));
   const core::VerifierKey key = core::ParseVerifierKey(vkey);

@@ -4,6 +4,7 @@
 // act._seal_through (for act.truncate).
 #include <string>
 
+#include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/merkle.hpp"
 #include "arrays.hpp"
@@ -55,6 +56,7 @@ Datum ReturnState(FunctionCallInfo fcinfo, const pg::log::LogState& state) {
 }  // namespace
 
 ACT_SQL_FUNCTION(act_seal) {
+  pg::RequirePrimary("act.seal");
   pg::SpiSession spi;
   const pg::log::LogState state = pg::log::Seal();
   spi.Finish();
@@ -62,6 +64,7 @@ ACT_SQL_FUNCTION(act_seal) {
 }
 
 ACT_SQL_FUNCTION(act_seal_through) {
+  pg::RequirePrimary("act.seal_through");
   const int64 id = RequiredInt64(fcinfo, 0, "id");
   const int32 timeout_ms = PG_ARGISNULL(1) ? 10000 : PG_GETARG_INT32(1);
   pg::SpiSession spi;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "background_worker.hpp"
 #include "pg.hpp"
 
 extern "C" {
@@ -88,16 +89,6 @@ bool SealingDeferred(Oid database, TimestampTz now) {
     }
   SpinLockRelease(&g_seal_shared->mutex);
   return deferred;
-}
-
-void FillWorker(BackgroundWorker* worker, const char* name, const char* function) {
-  memset(worker, 0, sizeof(*worker));
-  worker->bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
-  worker->bgw_start_time = BgWorkerStart_RecoveryFinished;
-  snprintf(worker->bgw_library_name, BGW_MAXLEN, "pg_act");
-  snprintf(worker->bgw_function_name, BGW_MAXLEN, "%s", function);
-  snprintf(worker->bgw_name, BGW_MAXLEN, "%s", name);
-  snprintf(worker->bgw_type, BGW_MAXLEN, "%s", name);
 }
 
 // The databases one may connect to, into `databases` (at most `capacity`).

@@ -18,6 +18,7 @@ int g_notify_payload = kNotifyNames;
 char* g_log_origin = nullptr;
 char* g_checkpoint_key_file = nullptr;
 int g_seal_interval_ms = 1000;
+int g_horizon_beacon_ms = 5;
 
 }  // namespace act::pg
 
@@ -75,5 +76,12 @@ void _PG_init(void) {
                           "0 stops the worker's sealing; act.seal() still seals on demand.",
                           &act::pg::g_seal_interval_ms, 1000, 0, 3600 * 1000, PGC_SIGHUP, GUC_UNIT_MS, nullptr,
                           nullptr, nullptr);
+  DefineCustomIntVariable("act.horizon_beacon_ms",
+                          "How often the primary writes each database's horizon into the WAL for hot standbys "
+                          "(concurrent mode).",
+                          "A standby reads up to the last horizon replayed; 0 stops the beacon, and a standby's "
+                          "horizon with it.",
+                          &act::pg::g_horizon_beacon_ms, 5, 0, 60 * 1000, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr,
+                          nullptr);
   MarkGUCPrefixReserved("act");
 }

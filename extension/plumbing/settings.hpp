@@ -20,5 +20,8 @@ extern char* g_checkpoint_key_file;
 // act.seal_interval_ms: how often the seal worker of a preloaded library
 // seals each database; 0 stops it.
 extern int g_seal_interval_ms;
+// act.horizon_beacon_ms: how often, in concurrent mode, the primary writes
+// each database's horizon into the WAL for hot standbys; 0 stops it.
+extern int g_horizon_beacon_ms;
 
 }  // namespace act::pg

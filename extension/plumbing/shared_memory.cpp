@@ -11,7 +11,7 @@ extern "C" {
 namespace act::pg {
 namespace {
 
-constexpr std::size_t kMaxAreas = 4;
+constexpr std::size_t kMaxAreas = 8;
 std::array<SharedArea, kMaxAreas> g_areas{};
 std::size_t g_area_count = 0;
 shmem_request_hook_type g_previous_request = nullptr;

@@ -3,6 +3,7 @@
 // indexes and, for wide rows, each class's rows below its mark
 // (docs/work-marks.md); locks only the chosen candidates, skipping rows
 // other claimers hold.
+#include "primary_only.hpp"
 #include "claim.hpp"
 
 #include <string>
@@ -87,6 +88,7 @@ void RunClaim(const ClaimRequest& request) {
 using namespace act;
 
 ACT_SQL_FUNCTION(act_claim) {
+  pg::RequirePrimary("act.claim");
   const pg::ClaimRequest request = pg::ReadClaimArguments(fcinfo);
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;

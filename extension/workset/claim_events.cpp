@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/event_query.hpp"
 #include "act/core/subscription_input.hpp"
@@ -142,6 +143,7 @@ Datum EventsOf(const ClaimedRow& row, const Names& names, int64 max_events, bool
 using namespace act;
 
 ACT_SQL_FUNCTION(act_claim_events) {
+  pg::RequirePrimary("act.claim_events");
   const pg::ClaimRequest request = pg::ReadClaimArguments(fcinfo);
   if (PG_ARGISNULL(pg::kMaxEvents))
     throw core::ValidationError("max_events must not be null", core::sqlstate::kNullValueNotAllowed);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "primary_only.hpp"
 #include "leases.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
@@ -116,6 +117,7 @@ void ApplyAcks(const std::vector<core::LeaseEntry>& leases, const char* what) {
 using namespace act;
 
 ACT_SQL_FUNCTION(act_ack) {
+  pg::RequirePrimary("act.ack");
   const std::vector<core::LeaseEntry> leases = pg::ReadLeases(fcinfo, core::LeaseUse::kAck);
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
@@ -128,6 +130,7 @@ ACT_SQL_FUNCTION(act_ack) {
 }
 
 ACT_SQL_FUNCTION(act_block) {
+  pg::RequirePrimary("act.block");
   const std::vector<core::LeaseEntry> leases = pg::ReadLeases(fcinfo, core::LeaseUse::kBlock);
   std::vector<Datum> streams, bys, errors, laggings;
   for (const core::LeaseEntry& lease : leases) {

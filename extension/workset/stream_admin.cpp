@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/stream_selector.hpp"
 #include "arrays.hpp"
@@ -98,15 +99,23 @@ using core::SelectorStatement;
 
 // A NULL `until` clears the deferral: the rows are claimable again at once.
 ACT_SQL_FUNCTION(act_defer) {
+  pg::RequirePrimary("act.defer");
   if (PG_ARGISNULL(1)) return pg::UpdateCount(fcinfo, SelectorStatement::kUndefer, std::nullopt);
   return pg::UpdateCount(fcinfo, SelectorStatement::kDefer, std::pair<Oid, Datum>(TIMESTAMPTZOID, PG_GETARG_DATUM(1)));
 }
 
-ACT_SQL_FUNCTION(act_reset) { return pg::UpdateCount(fcinfo, SelectorStatement::kReset, std::nullopt); }
+ACT_SQL_FUNCTION(act_reset) {
+  pg::RequirePrimary("act.reset");
+  return pg::UpdateCount(fcinfo, SelectorStatement::kReset, std::nullopt);
+}
 
-ACT_SQL_FUNCTION(act_unblock) { return pg::UpdateCount(fcinfo, SelectorStatement::kUnblock, std::nullopt); }
+ACT_SQL_FUNCTION(act_unblock) {
+  pg::RequirePrimary("act.unblock");
+  return pg::UpdateCount(fcinfo, SelectorStatement::kUnblock, std::nullopt);
+}
 
 ACT_SQL_FUNCTION(act_prioritize) {
+  pg::RequirePrimary("act.prioritize");
   pg::RequireArgument(fcinfo, 1, "priority");
   return pg::UpdateCount(fcinfo, SelectorStatement::kPrioritize, std::pair<Oid, Datum>(INT4OID, PG_GETARG_DATUM(1)));
 }

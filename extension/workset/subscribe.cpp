@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
@@ -285,6 +286,7 @@ bool LeaseCorrelator(const core::CorrelatorLease& lease, std::optional<std::int6
 using namespace act;
 
 ACT_SQL_FUNCTION(act_subscribe) {
+  pg::RequirePrimary("act.subscribe");
   if (PG_ARGISNULL(0)) throw core::ValidationError("subscriptions must not be null", core::sqlstate::kNullValueNotAllowed);
   const std::vector<core::SubscriptionEntry> entries = core::ParseSubscriptions(pg::JsonArgument(fcinfo, 0, "subscriptions"));
   const std::optional<std::int64_t> checkpoint =

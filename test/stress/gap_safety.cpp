@@ -2,7 +2,10 @@
 // back) with random pauses between taking ids and ending their transaction,
 // while 2 readers follow `after`. Every committed id must reach each reader
 // exactly once and in order; rolled-back ids never. Prints "PASSED FAILED".
-// Usage: gap_safety SECONDS (connection from PG* variables).
+// Usage: gap_safety SECONDS [READER_CONNINFO] (connection from PG* variables;
+// the readers connect with READER_CONNINFO over them, a hot standby's, say).
+// Readers go on until they have read the last committed id, at most
+// kCatchUpSeconds after the writers end (a standby replays behind).
 #include "pq_session.hpp"
 
 #include <algorithm>
@@ -46,16 +49,20 @@ void Write(int writer, std::chrono::steady_clock::time_point until, std::atomic<
   }
 }
 
+constexpr int kCatchUpSeconds = 30;
+
 struct ReaderLog {
   std::vector<long long> ids;
   bool in_order = true;
 };
 
-void Read(std::atomic<bool>& writers_done, ReaderLog& log) {
-  Connection connection = Connect();
+// last_id: -1 while writers run, then the last committed id (0: none).
+void Read(const std::string& conninfo, std::atomic<long long>& last_id, ReaderLog& log) {
+  Connection connection = Connect(conninfo);
   long long after = 0;
+  std::chrono::steady_clock::time_point give_up{};
   for (;;) {
-    const bool last_pass = writers_done.load();
+    const long long last = last_id.load();
     Result rows = Run(connection.get(), "SELECT id FROM act.query(after => " + std::to_string(after) + ")");
     for (int row = 0; row < PQntuples(rows.get()); ++row) {
       const long long id = std::atoll(PQgetvalue(rows.get(), row, 0));
@@ -63,7 +70,12 @@ void Read(std::atomic<bool>& writers_done, ReaderLog& log) {
       log.ids.push_back(id);
       after = id;
     }
-    if (last_pass) return;
+    if (last >= 0) {
+      if (after >= last) return;
+      const auto now = std::chrono::steady_clock::now();
+      if (give_up == std::chrono::steady_clock::time_point{}) give_up = now + std::chrono::seconds(kCatchUpSeconds);
+      if (now > give_up) return;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
 }
@@ -72,22 +84,24 @@ void Read(std::atomic<bool>& writers_done, ReaderLog& log) {
 
 int main(int argc, char** argv) {
   const int seconds = argc > 1 ? std::atoi(argv[1]) : 5;
+  const std::string reader_conninfo = argc > 2 ? argv[2] : "";
   int passed = 0;
   int failed = 0;
   try {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     std::atomic<long> commits{0};
-    std::atomic<bool> writers_done{false};
+    std::atomic<long long> last_id{-1};
     std::vector<ReaderLog> logs(2);
     std::vector<std::thread> readers;
-    for (ReaderLog& log : logs) readers.emplace_back(Read, std::ref(writers_done), std::ref(log));
+    for (ReaderLog& log : logs) readers.emplace_back(Read, std::cref(reader_conninfo), std::ref(last_id), std::ref(log));
     std::vector<std::thread> writers;
     for (int w = 0; w < 8; ++w) writers.emplace_back(Write, w, until, std::ref(commits));
     for (auto& thread : writers) thread.join();
-    writers_done = true;
+    Connection check = Connect();
+    last_id = std::atoll(
+        PQgetvalue(Run(check.get(), "SELECT coalesce(max(id), 0) FROM act.events WHERE stream LIKE 'writer-%'").get(), 0, 0));
     for (auto& thread : readers) thread.join();
 
-    Connection check = Connect();
     Result all = Run(check.get(), "SELECT id FROM act.events WHERE stream LIKE 'writer-%' ORDER BY id");
     std::vector<long long> committed;
     for (int row = 0; row < PQntuples(all.get()); ++row) committed.push_back(std::atoll(PQgetvalue(all.get(), row, 0)));

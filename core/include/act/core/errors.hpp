@@ -13,6 +13,7 @@ inline constexpr const char* kNullValueNotAllowed = "22004";
 inline constexpr const char* kInvalidRegularExpression = "2201B";
 inline constexpr const char* kSerializationFailure = "40001";
 inline constexpr const char* kObjectNotInPrerequisiteState = "55000";
+inline constexpr const char* kReadOnlySqlTransaction = "25006";
 inline constexpr const char* kInternalError = "XX000";
 inline constexpr const char* kDataCorrupted = "XX001";
 }  // namespace sqlstate
