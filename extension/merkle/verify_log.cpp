@@ -78,6 +78,12 @@ class EventCursor {
   bool ended_ = false;
 };
 
+// A stream's last event seen in the walk.
+struct LastSeen {
+  std::int32_t version = 0;
+  std::optional<core::Hash> hash;  // none: not 32 bytes, nothing chains to it
+};
+
 class Verifier {
  public:
   Verifier(const pg::log::LogState& state, std::uint64_t begin, std::uint64_t end)
@@ -225,6 +231,13 @@ class Verifier {
   // looked up by index; zeros at version 0; the anchor act.truncate left.
   // None when there is nothing to chain to.
   std::optional<core::Hash> ChainToNext(const pg::EventRow& row) {
+    // A commit's events come one after another in id order: the stream of
+    // the row before is checked first, without a lookup.
+    if (last_ && last_->second.version == row.version - 1 && last_->first == row.stream) {
+      std::optional<core::Hash> prev = std::move(last_->second.hash);
+      Remember(last_->second, row);
+      return prev;
+    }
     auto seen = last_seen_.find(row.stream);
     std::optional<core::Hash> prev;
     if (row.version == 0)
@@ -235,16 +248,24 @@ class Verifier {
       prev = pg::ChainPredecessor(row.stream, row.version);
     if (seen == last_seen_.end()) {
       // Bounded: a log of many short streams falls back to the index lookups.
-      if (last_seen_.size() >= kStreamsRemembered) last_seen_.clear();
+      if (last_seen_.size() >= kStreamsRemembered) {
+        last_seen_.clear();
+        last_ = nullptr;
+      }
       seen = last_seen_.emplace(std::string(row.stream), LastSeen{}).first;
     }
-    seen->second.version = row.version;
-    seen->second.hash.reset();
-    if (row.hash.size() == core::kZeroHash.size()) {
-      seen->second.hash.emplace();
-      std::memcpy(seen->second.hash->data(), row.hash.data(), seen->second.hash->size());
-    }
+    Remember(seen->second, row);
+    last_ = &*seen;  // a map's elements stay where they are until erased
     return prev;
+  }
+
+  static void Remember(LastSeen& seen, const pg::EventRow& row) {
+    seen.version = row.version;
+    seen.hash.reset();
+    if (row.hash.size() == core::kZeroHash.size()) {
+      seen.hash.emplace();
+      std::memcpy(seen.hash->data(), row.hash.data(), seen.hash->size());
+    }
   }
 
   // The roots the log has stated, against the stored tree.
@@ -274,10 +295,6 @@ class Verifier {
     }
   }
 
-  struct LastSeen {
-    std::int32_t version = 0;
-    std::optional<core::Hash> hash;  // none: not 32 bytes, nothing chains to it
-  };
   struct StreamHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view stream) const { return std::hash<std::string_view>{}(stream); }
@@ -297,6 +314,7 @@ class Verifier {
   int64 after_ = 0;
   pg::EventRehasher rehasher_;
   std::unordered_map<std::string, LastSeen, StreamHash, std::equal_to<>> last_seen_;
+  std::pair<const std::string, LastSeen>* last_ = nullptr;  // the stream of the last row, in last_seen_
 };
 
 }  // namespace
