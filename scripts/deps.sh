@@ -8,6 +8,7 @@ packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postg
           openssl  # the openssl command: test/actctl/run-offline.sh makes and checks Ed25519 keys with it
           python3-cryptography  # docs/audit.py, the log auditor in Python (test/actctl/run-audit.sh)
           prometheus-postgres-exporter curl  # test/run-prometheus.sh
+          postgresql-15-auto-failover pg-auto-failover-cli  # test/run-failover.sh
           clang libclang-rt-14-dev)  # the last two: libFuzzer and the sanitizers for test/fuzz
 
 missing=()

@@ -25,5 +25,10 @@ for mode in fenced concurrent; do
   passed=$((passed + p))
   failed=$((failed + f))
 done
+# The primary of a pg_auto_failover group killed 5 times under a commit storm of 8 writers.
+read -r p f < <(test/run-failover.sh 5 8)
+printf '%-22s %4d passed, %d failed\n' "failover" "$p" "$f"
+passed=$((passed + p))
+failed=$((failed + f))
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -93,5 +93,9 @@ for mode in fenced concurrent; do
   count "standby/$mode" "$p" "$f"
 done
 
+# 5. Failover: the primary of a pg_auto_failover group killed twice under a commit storm.
+read -r p f < <(test/run-failover.sh 2 4)
+count "failover" "$p" "$f"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,146 @@
+// A commit storm that outlives its primary: W writers, each on a stream of
+// its own, commit one event at a time with the expected version, through a
+// multi-host connection string (target_session_attrs=read-write), for
+// SECONDS. A writer that loses its connection reconnects to whichever node
+// is the primary now and settles the commit in doubt by reading its stream:
+// each event carries a token, so a commit that did land is recognized and
+// never written twice. Every commit whose reply said success goes to the
+// ledger, one line "stream<TAB>version<TAB>id" on stdout, for the caller to
+// check against the log after the failovers. The summary goes to stderr.
+// Usage: failover_storm SECONDS WRITERS CONNINFO [STOP_FILE]
+// (the storm also ends as soon as STOP_FILE exists)
+#include "pq_session.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kReconnectFor = std::chrono::seconds(60);  // a failover takes seconds; more is a failure
+
+struct Ledger {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+  void Add(const std::string& stream, long long version, long long id) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    lines.push_back(stream + "\t" + std::to_string(version) + "\t" + std::to_string(id));
+  }
+};
+
+struct Tally {
+  std::atomic<long> acknowledged{0};
+  std::atomic<long> in_doubt_landed{0};   // the reply was lost, the event is there
+  std::atomic<long> in_doubt_missing{0};  // the reply was lost, the event is not: written again
+  std::atomic<long> reconnects{0};
+  std::atomic<long> failed_writers{0};
+};
+
+bool Lost(const pq::Error& error) {
+  // No SQLSTATE: the connection is gone. 57P01..57P03: the server is shutting
+  // down or starting; 25006: we reached a node that is no longer the primary.
+  return error.sqlstate.empty() || error.sqlstate.rfind("57P", 0) == 0 || error.sqlstate == "25006";
+}
+
+pq::Connection Reconnect(const std::string& conninfo, Tally& tally) {
+  const auto until = Clock::now() + kReconnectFor;
+  for (;;) {
+    try {
+      pq::Connection connection = pq::Connect(conninfo);
+      ++tally.reconnects;
+      return connection;
+    } catch (const pq::Error&) {
+      if (Clock::now() > until) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+}
+
+// The event at `version` of `stream`, when there is one: (id, token).
+std::optional<std::pair<long long, std::string>> EventAt(PGconn* connection, const std::string& stream,
+                                                         long long version) {
+  pq::Result rows = pq::Run(connection,
+                            "SELECT id, data->>'token' FROM act.query(stream => $1) WHERE version = $2::int",
+                            {stream, std::to_string(version)});
+  if (PQntuples(rows.get()) == 0) return std::nullopt;
+  return std::make_pair(std::atoll(PQgetvalue(rows.get(), 0, 0)), std::string(PQgetvalue(rows.get(), 0, 1)));
+}
+
+struct Storm {
+  std::string conninfo;
+  Clock::time_point until;
+  std::string stop_file;  // empty: none
+  bool Over() const {
+    return Clock::now() >= until || (!stop_file.empty() && std::filesystem::exists(stop_file));
+  }
+};
+
+void Write(int writer, const Storm& storm, Ledger& ledger, Tally& tally) {
+  const std::string& conninfo = storm.conninfo;
+  const std::string stream = "storm-" + std::to_string(writer);
+  try {
+    pq::Connection connection = Reconnect(conninfo, tally);
+    long long version = -1;  // the stream's head as this writer knows it
+    long long sequence = 0;
+    while (!storm.Over()) {
+      const std::string token = std::to_string(writer) + "-" + std::to_string(sequence++);
+      const std::string events = "[{\"name\": \"Stormed\", \"data\": {\"token\": \"" + token + "\"}}]";
+      try {
+        pq::Result rows = pq::Run(connection.get(), "SELECT id, version FROM act.commit($1, $2::jsonb, '{}', $3::int)",
+                                  {stream, events, std::to_string(version)});
+        ++version;
+        ledger.Add(stream, version, std::atoll(PQgetvalue(rows.get(), 0, 0)));
+        ++tally.acknowledged;
+      } catch (const pq::Error& error) {
+        if (!Lost(error)) throw;
+        // In doubt: the commit may have landed before the reply was lost.
+        connection = Reconnect(conninfo, tally);
+        const auto landed = EventAt(connection.get(), stream, version + 1);
+        if (landed && landed->second == token) {
+          ++version;
+          ++tally.in_doubt_landed;
+        } else if (landed) {
+          throw std::runtime_error(stream + " version " + std::to_string(version + 1) + " holds token " +
+                                   landed->second + ", not " + token);
+        } else {
+          ++tally.in_doubt_missing;
+        }
+      }
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "failover_storm: writer %d: %s\n", writer, error.what());
+    ++tally.failed_writers;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: failover_storm SECONDS WRITERS CONNINFO [STOP_FILE]\n");
+    return 2;
+  }
+  const Storm storm{argv[3], Clock::now() + std::chrono::seconds(std::atoi(argv[1])), argc == 5 ? argv[4] : ""};
+  const int writers = std::atoi(argv[2]);
+  Ledger ledger;
+  Tally tally;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < writers; ++w) threads.emplace_back(Write, w, std::cref(storm), std::ref(ledger), std::ref(tally));
+  for (auto& thread : threads) thread.join();
+  for (const std::string& line : ledger.lines) std::printf("%s\n", line.c_str());
+  std::fprintf(stderr,
+               "# failover_storm: %ld commits acknowledged, %ld in doubt and found landed, %ld in doubt and not "
+               "landed (written again), %ld reconnects, %ld writers failed\n",
+               tally.acknowledged.load(), tally.in_doubt_landed.load(), tally.in_doubt_missing.load(),
+               tally.reconnects.load() - writers, tally.failed_writers.load());
+  return tally.failed_writers.load() == 0 ? 0 : 1;
+}
