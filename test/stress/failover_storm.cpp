@@ -43,6 +43,13 @@ struct Tally {
   std::atomic<long> in_doubt_missing{0};  // the reply was lost, the event is not: written again
   std::atomic<long> reconnects{0};
   std::atomic<long> failed_writers{0};
+  std::atomic<long> longest_outage_ms{0};  // from a lost connection to the next commit's reconnect
+  void Outage(Clock::duration lasted) {
+    const long ms = static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(lasted).count());
+    long longest = longest_outage_ms.load();
+    while (ms > longest && !longest_outage_ms.compare_exchange_weak(longest, ms)) {
+    }
+  }
 };
 
 bool Lost(const pq::Error& error) {
@@ -103,7 +110,9 @@ void Write(int writer, const Storm& storm, Ledger& ledger, Tally& tally) {
       } catch (const pq::Error& error) {
         if (!Lost(error)) throw;
         // In doubt: the commit may have landed before the reply was lost.
+        const auto lost_at = Clock::now();
         connection = Reconnect(conninfo, tally);
+        tally.Outage(Clock::now() - lost_at);
         const auto landed = EventAt(connection.get(), stream, version + 1);
         if (landed && landed->second == token) {
           ++version;
@@ -139,8 +148,9 @@ int main(int argc, char** argv) {
   for (const std::string& line : ledger.lines) std::printf("%s\n", line.c_str());
   std::fprintf(stderr,
                "# failover_storm: %ld commits acknowledged, %ld in doubt and found landed, %ld in doubt and not "
-               "landed (written again), %ld reconnects, %ld writers failed\n",
+               "landed (written again), %ld reconnects (the longest %ld ms after the connection broke), %ld writers "
+               "failed\n",
                tally.acknowledged.load(), tally.in_doubt_landed.load(), tally.in_doubt_missing.load(),
-               tally.reconnects.load() - writers, tally.failed_writers.load());
+               tally.reconnects.load() - writers, tally.longest_outage_ms.load(), tally.failed_writers.load());
   return tally.failed_writers.load() == 0 ? 0 : 1;
 }
