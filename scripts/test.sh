@@ -96,6 +96,10 @@ done
 # 5. Failover: the primary of a pg_auto_failover group killed twice under a commit storm.
 read -r p f < <(test/run-failover.sh 2 4)
 count "failover" "$p" "$f"
+# What replication must be for a failover to lose nothing: asynchronous
+# loses acknowledged commits, synchronous none.
+read -r p f < <(test/run-replication-loss.sh)
+count "replication-loss" "$p" "$f"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
