@@ -6,7 +6,8 @@
 # outright (SIGKILL of its pg_autoctl and postmaster, as a lost machine), the
 # standby promoted, the old node started again to rejoin as the standby.
 # Then every commit the storm saw acknowledged is in the log with its id,
-# no stream has a gap or a duplicate, every chain verifies, the verifiable
+# no stream has a gap or a duplicate, drainers claiming through the same
+# URI handled every event exactly once, every chain verifies, the verifiable
 # log agrees with every checkpoint, and claims work on the last primary.
 # Details go to stderr, the last line is "PASSED FAILED".
 # Usage: test/run-failover.sh [KILLS] [WRITERS]
@@ -144,7 +145,10 @@ primary_now() {  # the node that is the primary now
 other() { [ "$1" = a ] && echo b || echo a; }
 
 # The storm, and the kills while it runs.
-on a -c "SELECT count(*) FROM act.subscribe('[{\"stream\": \"storm-0\"}]')" >/dev/null
+subscriptions=$(for w in $(seq 0 $((writers - 1))); do printf '{"stream": "drain-%d", "source": "storm-%d"}\n' "$w" "$w"; done |
+  jq -s -c .)
+on a -c "SELECT count(*) FROM act.subscribe('$subscriptions')" \
+  -c 'CREATE TABLE storm_handled (subscription text NOT NULL, event_id bigint NOT NULL)' >/dev/null
 stop_file="$dir/stop"
 build/failover_storm 600 "$writers" "$conninfo" "$stop_file" >"$dir/ledger" 2>"$dir/storm.log" &
 storm=$!
@@ -185,12 +189,18 @@ check "no stream has a gap in its versions" \
   test "$(on "$last" -c "SELECT count(*) FROM (SELECT stream, max(version) + 1 - count(*) AS gap FROM act.events WHERE stream LIKE 'storm-%' GROUP BY stream) s WHERE gap <> 0")" = 0
 check "no token was written twice" \
   test "$(on "$last" -c "SELECT count(*) FROM (SELECT data->>'token' FROM act.events WHERE stream LIKE 'storm-%' GROUP BY 1 HAVING count(*) > 1) d")" = 0
+check "the drain handled every storm event, through every failover" \
+  test "$(on "$last" -c "SELECT count(*) FROM (SELECT 'drain-' || substr(stream, 7), id FROM act.events
+    WHERE stream LIKE 'storm-%' EXCEPT SELECT subscription, event_id FROM storm_handled) missing")" = 0
+check "the drain handled no event twice, and nothing else" \
+  test "$(on "$last" -c "SELECT (SELECT count(*) FROM storm_handled) = (SELECT count(*) FROM act.events WHERE stream LIKE 'storm-%')")" = t
 check "every chain verifies" test "$(on "$last" -c 'SELECT count(*) FROM act.verify() WHERE NOT valid')" = 0
 on "$last" -c 'SELECT length(act.checkpoint())' >/dev/null
 check "the verifiable log agrees with the events and every checkpoint" \
   test "$(on "$last" -c 'SELECT count(*) FROM act.verify_log()')" = 0
 check "the horizon on the last primary covers the last event" \
   test "$(on "$last" -c 'SELECT act.horizon() >= (SELECT max(id) FROM act.events)')" = t
+on "$last" -c "SELECT count(*) FROM act.commit('storm-0', '[{\"name\": \"After\"}]')" >/dev/null
 check "claims work on the last primary" \
   test "$(on "$last" -c "SELECT count(*) FROM act.claim(1, 1, 'after-failover', 10000)")" -ge 1
 echo "# $acknowledged commits acknowledged through $done_kills kills, $(on "$last" -c 'SELECT count(*) FROM acknowledged a LEFT JOIN act.events e USING (stream, version, id) WHERE e.id IS NULL') lost" >&2

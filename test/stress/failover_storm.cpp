@@ -7,10 +7,16 @@
 // never written twice. Every commit whose reply said success goes to the
 // ledger, one line "stream<TAB>version<TAB>id" on stdout, for the caller to
 // check against the log after the failovers. The summary goes to stderr.
+// Drainers (as many as writers) meanwhile drain the subscriptions drain-W
+// (source storm-W) through act.claim_events: each cycle records the events
+// it was handed in storm_handled and acknowledges them in one transaction,
+// so a failover at any point leaves each event recorded once or not yet;
+// they reconnect as the writers do and end once no subscription has work.
 // Usage: failover_storm SECONDS WRITERS CONNINFO [STOP_FILE]
 // (the storm also ends as soon as STOP_FILE exists)
 #include "pq_session.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -43,6 +49,9 @@ struct Tally {
   std::atomic<long> in_doubt_missing{0};  // the reply was lost, the event is not: written again
   std::atomic<long> reconnects{0};
   std::atomic<long> failed_writers{0};
+  std::atomic<long> handled{0};
+  std::atomic<long> drain_reconnects{0};
+  std::atomic<long> failed_drainers{0};
   std::atomic<long> longest_outage_ms{0};  // from a lost connection to the next commit's reconnect
   void Outage(Clock::duration lasted) {
     const long ms = static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(lasted).count());
@@ -131,6 +140,57 @@ void Write(int writer, const Storm& storm, Ledger& ledger, Tally& tally) {
   }
 }
 
+// One cycle: claim, record, acknowledge, commit. Returns the events recorded.
+long DrainCycle(PGconn* connection, const std::string& by) {
+  pq::Run(connection, "BEGIN");
+  pq::Result leases =
+      pq::Run(connection, "SELECT stream, at, events FROM act.claim_events(2, 2, $1, 5000, NULL, 100)", {by});
+  long recorded = 0;
+  std::string acks = "[";
+  for (int row = 0; row < PQntuples(leases.get()); ++row) {
+    const std::string subscription = PQgetvalue(leases.get(), row, 0);
+    pq::Result handled = pq::Run(connection,
+                                 "INSERT INTO storm_handled (subscription, event_id) SELECT $1, (e->>'id')::bigint "
+                                 "FROM jsonb_array_elements($2::jsonb) e RETURNING event_id",
+                                 {subscription, std::string(PQgetvalue(leases.get(), row, 2))});
+    long long last = std::atoll(PQgetvalue(leases.get(), row, 1));
+    for (int i = 0; i < PQntuples(handled.get()); ++i) last = std::max(last, std::atoll(PQgetvalue(handled.get(), i, 0)));
+    recorded += PQntuples(handled.get());
+    acks += std::string(acks.size() > 1 ? ", " : "") + R"({"stream": ")" + subscription + R"(", "by": ")" + by +
+            R"(", "at": )" + std::to_string(last) + "}";
+  }
+  if (acks.size() > 1) pq::Run(connection, "SELECT count(*) FROM act.ack($1::jsonb)", {acks + "]"});
+  pq::Run(connection, "COMMIT");
+  return PQntuples(leases.get()) == 0 ? -1 : recorded;
+}
+
+void Drain(int drainer, const Storm& storm, const std::atomic<bool>& writers_done, Tally& tally) {
+  const std::string by = "drainer-" + std::to_string(drainer);
+  try {
+    pq::Connection connection = Reconnect(storm.conninfo, tally);
+    const auto give_up = [&] { return Clock::now() > storm.until + std::chrono::seconds(120); };
+    while (!give_up()) {
+      try {
+        const long recorded = DrainCycle(connection.get(), by);
+        if (recorded > 0) tally.handled += recorded;
+        if (recorded >= 0) continue;
+        if (writers_done && pq::Scalar(connection.get(), "SELECT count(*) FROM act.subscriptions "
+                                                         "WHERE stream LIKE 'drain-%' AND at < correlated_at") == 0)
+          return;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      } catch (const pq::Error& error) {
+        if (!Lost(error)) throw;
+        connection = Reconnect(storm.conninfo, tally);  // the cycle's transaction is gone with the connection
+        ++tally.drain_reconnects;
+      }
+    }
+    throw std::runtime_error("work left two minutes after the storm");
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "failover_storm: %s: %s\n", by.c_str(), error.what());
+    ++tally.failed_drainers;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,13 +204,22 @@ int main(int argc, char** argv) {
   Tally tally;
   std::vector<std::thread> threads;
   for (int w = 0; w < writers; ++w) threads.emplace_back(Write, w, std::cref(storm), std::ref(ledger), std::ref(tally));
+  std::atomic<bool> writers_done{false};
+  std::vector<std::thread> drainers;
+  for (int d = 0; d < writers; ++d)
+    drainers.emplace_back(Drain, d, std::cref(storm), std::cref(writers_done), std::ref(tally));
   for (auto& thread : threads) thread.join();
+  writers_done = true;
+  for (auto& thread : drainers) thread.join();
   for (const std::string& line : ledger.lines) std::printf("%s\n", line.c_str());
   std::fprintf(stderr,
                "# failover_storm: %ld commits acknowledged, %ld in doubt and found landed, %ld in doubt and not "
                "landed (written again), %ld reconnects (the longest %ld ms after the connection broke), %ld writers "
                "failed\n",
                tally.acknowledged.load(), tally.in_doubt_landed.load(), tally.in_doubt_missing.load(),
-               tally.reconnects.load() - writers, tally.longest_outage_ms.load(), tally.failed_writers.load());
-  return tally.failed_writers.load() == 0 ? 0 : 1;
+               tally.reconnects.load() - 2 * writers - tally.drain_reconnects.load(), tally.longest_outage_ms.load(),
+               tally.failed_writers.load());
+  std::fprintf(stderr, "# failover_storm: drainers recorded %ld events, reconnected %ld times, %ld failed\n",
+               tally.handled.load(), tally.drain_reconnects.load(), tally.failed_drainers.load());
+  return tally.failed_writers.load() == 0 && tally.failed_drainers.load() == 0 ? 0 : 1;
 }
