@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A primary lost under load, with pg_auto_failover (docs/operations.md,
 # "Failover"): a monitor, a primary and a synchronous standby on 127.0.0.1,
-# pg_act preloaded (concurrent mode), a commit storm through the formation's
-# multi-host connection string, and KILLS times: the primary's node killed
+# pg_act preloaded (concurrent mode), a commit storm and drainers through
+# the formation's multi-host connection string (test/stress/failover_storm.cpp),
+# the C++ client committing through one store all along
+# (test/stress/failover_client.cpp), and KILLS times: the primary's node killed
 # outright (SIGKILL of its pg_autoctl and postmaster, as a lost machine), the
 # standby promoted, the old node started again to rejoin as the standby.
 # Then every commit the storm saw acknowledged is in the log with its id,
@@ -152,6 +154,8 @@ on a -c "SELECT count(*) FROM act.subscribe('$subscriptions')" \
 stop_file="$dir/stop"
 build/failover_storm 600 "$writers" "$conninfo" "$stop_file" >"$dir/ledger" 2>"$dir/storm.log" &
 storm=$!
+build/failover_client "$conninfo" "$stop_file" >"$dir/client-ledger" 2>"$dir/client.log" &
+client=$!
 done_kills=0
 for kill in $(seq "$kills"); do
   sleep 3  # commits under way
@@ -172,8 +176,12 @@ sleep 2
 touch "$stop_file"
 wait "$storm"
 storm_status=$?
-cat "$dir/storm.log" >&2
-check "the storm's writers all finished (exit $storm_status)" test "$storm_status" = 0
+wait "$client"
+client_status=$?
+cat "$dir/storm.log" "$dir/client.log" >&2
+check "the storm's writers and drainers all finished (exit $storm_status)" test "$storm_status" = 0
+check "the C++ client's store came back by itself after the failovers (exit $client_status)" test "$client_status" = 0
+cat "$dir/client-ledger" >>"$dir/ledger"
 check "$done_kills of $kills kills: each primary lost, its standby promoted, the node back as the standby" \
   test "$done_kills" = "$kills"
 
