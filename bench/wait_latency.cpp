@@ -1,7 +1,7 @@
 // act.wait wake-up latency: a writer commits one event every 10 ms; a waiter
 // loops on act.wait(last, 1000). Latency = waiter's return minus the moment
 // the writer sent its commit. Prints one record (bench/stats.hpp).
-// Usage: wait_latency COMMITS
+// Usage: wait_latency COMMITS [WAITER_CONNINFO] (the waiter may read a hot standby)
 #include "pq_session.hpp"
 #include "stats.hpp"
 
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   const int commits = argc > 1 ? std::atoi(argv[1]) : 200;
   try {
     Connection writer = Connect();
-    Connection waiter = Connect();
+    Connection waiter = argc > 2 ? Connect(argv[2]) : Connect();
     std::mutex lock;
     std::vector<std::pair<long long, Clock::time_point>> sent;  // (id, commit sent)
     std::vector<std::pair<long long, Clock::time_point>> woken;  // (horizon, wait returned)
