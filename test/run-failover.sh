@@ -157,11 +157,15 @@ storm=$!
 build/failover_client "$conninfo" "$stop_file" >"$dir/client-ledger" 2>"$dir/client.log" &
 client=$!
 done_kills=0
+checkpoints=0
 for kill in $(seq "$kills"); do
   sleep 3  # commits under way
   victim=$(primary_now)
   [ -n "$victim" ] || break
   survivor=$(other "$victim")
+  # A checkpoint the node about to be lost states: the log after the
+  # failovers must still agree with it (act.verify_log checks every one).
+  on "$victim" -c 'SELECT length(act.checkpoint())' >/dev/null && checkpoints=$((checkpoints + 1))
   started=$SECONDS
   kill_node "$victim"
   until_state "$survivor" 'wait_primary|primary' 60 || break
@@ -203,6 +207,8 @@ check "the drain handled every storm event, through every failover" \
 check "the drain handled no event twice, and nothing else" \
   test "$(on "$last" -c "SELECT (SELECT count(*) FROM storm_handled) = (SELECT count(*) FROM act.events WHERE stream LIKE 'storm-%')")" = t
 check "every chain verifies" test "$(on "$last" -c 'SELECT count(*) FROM act.verify() WHERE NOT valid')" = 0
+check "every checkpoint stated before a kill survived it ($checkpoints)" \
+  test "$(on "$last" -c 'SELECT count(*) FROM act.checkpoints')" -ge "$checkpoints"
 on "$last" -c 'SELECT length(act.checkpoint())' >/dev/null
 check "the verifiable log agrees with the events and every checkpoint" \
   test "$(on "$last" -c 'SELECT count(*) FROM act.verify_log()')" = 0
