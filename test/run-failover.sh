@@ -21,6 +21,9 @@ suite="failover"
 # shellcheck source=test/operations/checks.sh
 source test/operations/checks.sh
 
+# Every connection here names its node: pg_autoctl would otherwise take the
+# caller's PG* settings (make test's cluster) for its own local server.
+unset PGHOST PGPORT PGUSER PGDATABASE PGSERVICE
 bindir=$(pg_config --bindir)
 dir=$(mktemp -d /tmp/pg_act_failover.XXXXXX)
 chmod 755 "$dir"
