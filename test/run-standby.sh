@@ -3,8 +3,8 @@
 # given (fenced or concurrent): a primary and a streaming standby of its own,
 # 8 writers on the primary while readers follow `after` on the standby (every
 # committed id reaches them once and in order), act.wait on the standby
-# woken by replay, every call that writes refused there with 25006 and
-# nothing written; in concurrent mode, the standby's horizon standing still
+# woken by replay, every call that writes refused there with 25006; in
+# concurrent mode, the standby's horizon standing still
 # while the primary's beacon is stopped. Details go to stderr, the last line
 # is "PASSED FAILED". Usage: test/run-standby.sh fenced|concurrent [SECONDS of writers]
 set -uo pipefail
@@ -75,10 +75,10 @@ check "act.wait on the standby returns past $horizon once the commit is replayed
 check "the standby reads the replayed event" \
   test "$(on standby -c "SELECT count(*) FROM act.query(stream => 'after-wait')")" = 1
 
-# 3. Calls that write: 25006, and nothing written.
+# 3. Calls that write: 25006 (a standby cannot be written to, so the check
+#    is that each says so clearly, with the code the contract gives).
 on primary -c "SELECT count(*) FROM act.subscribe('[{\"stream\": \"after-wait\"}]')" >/dev/null
 replayed
-events_before=$(on standby -c 'SELECT count(*) FROM act.events')
 writes=(
   "SELECT * FROM act.commit('s', '[{\"name\": \"A\"}]')"
   "SELECT * FROM act.claim(1, 1, 'w', 1000)"
@@ -97,7 +97,6 @@ for call in "${writes[@]}"; do
 done
 check "a check-only act.commit (no events) reads, and runs on the standby" \
   test "$(sqlstate_on_standby "SELECT * FROM act.commit('after-wait', '[]')")" = ok
-check "the standby's log is unchanged" test "$(on standby -c 'SELECT count(*) FROM act.events')" = "$events_before"
 
 # 4. Concurrent mode: the standby's horizon is the beacon's.
 if [ "$mode" = concurrent ]; then

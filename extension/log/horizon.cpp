@@ -124,6 +124,21 @@ int64 QueryInt64(SavedPlan& plan) {
   return RowInt64(0, 1).value_or(-1);
 }
 
+// The lowest bound `database`'s transactions in flight have published,
+// slot `skipped` left out (-1: none); 0 when none is in flight.
+uint64 LowestBound(Oid database, int skipped) {
+  uint64 lowest = 0;
+  for (int i = 0; i < g_shared->slot_count; ++i) {
+    if (i == skipped) continue;
+    InflightSlot& slot = g_shared->slots[i];
+    const uint64 bound = pg_atomic_read_u64(&slot.bound);
+    pg_read_barrier();
+    if (bound == 0 || slot.database != database) continue;
+    if (lowest == 0 || bound < lowest) lowest = bound;
+  }
+  return lowest;
+}
+
 int64 ConcurrentHorizon() {
   // A standby cannot see the primary's in-flight commits: it reads up to
   // the last horizon the primary's beacon wrote and it has replayed.
@@ -134,15 +149,7 @@ int64 ConcurrentHorizon() {
   pg_memory_barrier();
   // This backend's own bound is skipped: its uncommitted events are visible
   // to itself, so for its own reads they hold nothing back.
-  uint64 lowest = 0;
-  for (int i = 0; i < g_shared->slot_count; ++i) {
-    if (i == MyBackendId - 1) continue;
-    InflightSlot& slot = g_shared->slots[i];
-    const uint64 bound = pg_atomic_read_u64(&slot.bound);
-    pg_read_barrier();
-    if (bound == 0 || slot.database != MyDatabaseId) continue;
-    if (lowest == 0 || bound < lowest) lowest = bound;
-  }
+  const uint64 lowest = LowestBound(MyDatabaseId, MyBackendId - 1);
   const int64 horizon = lowest == 0 ? high_water : std::min<int64>(high_water, static_cast<int64>(lowest) - 1);
   return horizon < 1 ? -1 : horizon;
 }
@@ -228,17 +235,7 @@ int64 WaitForHorizon(int64 after, int timeout_ms) {
 
 void NoteIdsTaken(int64 highest) { g_highest_taken = std::max(g_highest_taken, highest); }
 
-uint64 LowestInflightBound(Oid database) {
-  uint64 lowest = 0;
-  for (int i = 0; i < g_shared->slot_count; ++i) {
-    InflightSlot& slot = g_shared->slots[i];
-    const uint64 bound = pg_atomic_read_u64(&slot.bound);
-    pg_read_barrier();
-    if (bound == 0 || slot.database != database) continue;
-    if (lowest == 0 || bound < lowest) lowest = bound;
-  }
-  return lowest;
-}
+uint64 LowestInflightBound(Oid database) { return LowestBound(database, -1); }
 
 void WakeHorizonWaiters() {
   if (g_shared != nullptr) ConditionVariableBroadcast(&g_shared->advanced);
