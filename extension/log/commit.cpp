@@ -1,6 +1,7 @@
 // act.commit(stream, events, meta, expected_version): append under optimistic
 // concurrency, hash-chained, in one call. See docs/reference.md, "Writing".
 #include <climits>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -284,7 +285,14 @@ ACT_SQL_FUNCTION(act_commit) {
     pg::RequirePrimary("act.commit");
     if (expected) pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
     if (!pg::ConcurrentMode()) pg::TakeCommitFence();
-    pg::LockStreamAndRegistry(stream_datum);
+    if (expected && pg::ConcurrentMode()) {
+      const std::function<void()> recheck = [stream_datum, stream, &expected] {
+        pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
+      };
+      pg::LockStreamAndRegistry(stream_datum, &recheck);
+    } else {
+      pg::LockStreamAndRegistry(stream_datum);
+    }
   }
   // With the stream's lock held, a cached head is the committed head.
   const pg::StreamHead head = pg::CheckedHead(stream_datum, stream, expected, events.empty());

@@ -1,5 +1,6 @@
 #include "locks.hpp"
 
+#include <functional>
 #include <string_view>
 
 extern "C" {
@@ -24,6 +25,20 @@ LOCKTAG Tag(uint32 key1, uint32 key2, uint16 kind) {
 void Take(const LOCKTAG& tag, LOCKMODE mode) {
   const LOCKTAG* tag_ptr = &tag;
   Guard([tag_ptr, mode] { (void)LockAcquire(tag_ptr, mode, /*sessionLock=*/false, /*dontWait=*/false); });
+}
+
+bool TryTake(const LOCKTAG& tag, LOCKMODE mode) {
+  const LOCKTAG* tag_ptr = &tag;
+  return Guard([tag_ptr, mode] {
+    return LockAcquire(tag_ptr, mode, /*sessionLock=*/false, /*dontWait=*/true) != LOCKACQUIRE_NOT_AVAIL;
+  });
+}
+
+// Waits until every transaction that holds the lock now has ended. Each waits
+// on the holder's own transaction lock in share mode, so all waiters wake at once.
+void WaitForHolders(const LOCKTAG& tag, LOCKMODE mode) {
+  const LOCKTAG* tag_ptr = &tag;
+  Guard([tag_ptr, mode] { WaitForLockers(*tag_ptr, mode, /*progress=*/false); });
 }
 
 LOCKTAG StreamTag(Datum stream) {
@@ -51,7 +66,7 @@ void TakeRegistryExclusive() {
 
 void LockStream(Datum stream) { Take(StreamTag(stream), ExclusiveLock); }
 
-void LockStreamAndRegistry(Datum stream) {
+void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck) {
   const LOCKTAG tag = StreamTag(stream);
   const LOCKTAG* tag_ptr = &tag;
   for (;;) {
@@ -59,7 +74,15 @@ void LockStreamAndRegistry(Datum stream) {
     // the transaction wrote. Then it already holds the registry too (taken
     // with it), unless a rolled-back savepoint released it: wait then.
     const bool held_before = Guard([tag_ptr] { return LockHeldByMe(tag_ptr, ExclusiveLock); });
-    Take(tag, ExclusiveLock);
+    if (recheck && !held_before) {
+      if (!TryTake(tag, ExclusiveLock)) {
+        WaitForHolders(tag, ExclusiveLock);
+        (*recheck)();
+        continue;
+      }
+    } else {
+      Take(tag, ExclusiveLock);
+    }
     const bool registry = Guard([] { return ConditionalLockRelationOid(ActRelation("subscriptions"), RowExclusiveLock); });
     if (registry) return;
     if (held_before) {

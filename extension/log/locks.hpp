@@ -5,6 +5,8 @@
 // is a lock on the view act.subscriptions in modes only its owner can take
 // with LOCK TABLE. So no other session can hold pg_act's writers back by
 // taking these locks (docs/operations.md names the DDL queueing that remains).
+#include <functional>
+
 #include "error_bridge.hpp"
 
 namespace act::pg {
@@ -51,6 +53,13 @@ void LockStream(Datum stream);
 // holding the registry exclusively may go on to commit to this very stream,
 // and would deadlock with us (40P01). It lets that lock go, waits for the
 // subscribe's transaction to end, and tries again (docs/concurrency.md).
-void LockStreamAndRegistry(Datum stream);
+//
+// With `recheck` (a commit expecting a version, concurrent mode), it does not
+// queue on a stream lock another transaction holds: it waits for that
+// transaction to end beside every other such waiter (all wake at once), calls
+// `recheck`, which throws when the holder's commit made the expectation stale,
+// and tries again. Queued on the lock, the writers that lost a race would take
+// it one after another only to fail, each ahead of the retry that can land.
+void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck = nullptr);
 
 }  // namespace act::pg

@@ -48,6 +48,8 @@ StreamHead FindHead(Datum stream, ScanSnapshot snapshot) {
 
 StreamHead ReadHead(Datum stream) { return FindHead(stream, ScanSnapshot::kStatement); }
 
+StreamHead ReadVisibleHead(Datum stream) { return FindHead(stream, ScanSnapshot::kActive); }
+
 StreamHead ReadLatestHead(Datum stream) { return FindHead(stream, ScanSnapshot::kLatest); }
 
 bool SameHead(const StreamHead& a, const StreamHead& b) {

@@ -20,6 +20,9 @@ struct StreamHead {
 // transaction snapshot the snapshot's; the transaction's own commits included.
 StreamHead ReadHead(Datum stream);
 
+// The head as the calling statement's snapshot shows it (act.version).
+StreamHead ReadVisibleHead(Datum stream);
+
 // The head as the newest committed data has it, whatever the snapshot.
 StreamHead ReadLatestHead(Datum stream);
 bool SameHead(const StreamHead& a, const StreamHead& b);

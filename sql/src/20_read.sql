@@ -11,12 +11,11 @@ AS 'MODULE_PATHNAME', 'act_query';
 COMMENT ON FUNCTION act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean) IS
   'Reads events in id order (or backward) with optional filters; never above act.horizon() except for one exact stream';
 
+-- C++ (extension/log/version.cpp): retrying writers call it before every
+-- attempt. It runs no SQL, so it pins no search_path (a setting changed per call).
 CREATE FUNCTION act.version(stream text) RETURNS int
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-  SELECT coalesce((SELECT e.version FROM act.events e WHERE e.stream = version.stream
-                    ORDER BY e.version DESC LIMIT 1), -1);
-END;
+LANGUAGE c STABLE SECURITY DEFINER
+AS 'MODULE_PATHNAME', 'act_version';
 COMMENT ON FUNCTION act.version(text) IS 'The last version of a stream, -1 when it has no events';
 
 CREATE FUNCTION act.max_event_id() RETURNS bigint

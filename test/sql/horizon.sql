@@ -1,6 +1,6 @@
 -- act.version, act.max_event_id, act.horizon, act.wait, act.mode, act.horizon_holders.
 BEGIN;
-SELECT plan(17);
+SELECT plan(20);
 
 SELECT is(act.mode(), CASE WHEN current_setting('shared_preload_libraries') LIKE '%pg_act%' THEN 'concurrent' ELSE 'fenced' END,
   'concurrent exactly when preloaded, fenced otherwise');
@@ -10,6 +10,9 @@ SELECT is(act.horizon(), -1::bigint, 'horizon of an empty log is -1');
 SELECT count(*) FROM act.commit('h-1', '[{"name": "A"}, {"name": "B"}]');
 SELECT count(*) FROM act.commit('h-2', '[{"name": "__snapshot__", "data": {}}]');
 SELECT is(act.version('h-1'), 1, 'version is the last version');
+SELECT is(act.version('h-2'), 0, 'version counts a snapshot');
+SELECT is(act.version('H-1'), -1, 'version matches the name exactly (case)');
+SELECT is(act.version(NULL), -1, 'version of a NULL stream is -1, as documented');
 SELECT is(act.max_event_id(), 3::bigint, 'max_event_id counts snapshots');
 SELECT is(act.horizon(), 3::bigint, 'with nothing else in flight the horizon is the last id (own commits included)');
 SELECT is(act.wait(1, 1000), 3::bigint, 'wait returns at once when the horizon is past after');

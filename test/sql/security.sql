@@ -36,7 +36,7 @@ SET search_path = evil, public, pg_temp, pg_catalog;
 CREATE TEMP TABLE h_shadowed AS SELECT 'x'::text = 'y'::text AS text_eq, now() AS now, ARRAY(SELECT unnest(ARRAY[1])) AS unnested;
 CREATE TEMP TABLE h_commit_1 AS SELECT * FROM act.commit('sp-1', '[{"name": "A"}, {"name": "B"}]', '{}', -1);
 CREATE TEMP TABLE h_commit_2 AS SELECT * FROM act.commit('sp-2', '[{"name": "C"}]', '{}', -1);
-CREATE TEMP TABLE h_version AS SELECT act.version('sp-missing') AS version;
+CREATE TEMP TABLE h_version AS SELECT act.version('sp-missing') AS version, act.version('sp-1') AS present;
 CREATE TEMP TABLE h_query AS SELECT * FROM act.query('sp-1');
 CREATE TEMP TABLE h_query_pattern AS SELECT * FROM act.query('^sp-1$', stream_exact => false);
 CREATE TEMP TABLE h_verify AS SELECT * FROM act.verify();
@@ -66,7 +66,8 @@ SELECT results_eq('SELECT text_eq, now, unnested FROM h_shadowed',
 SELECT results_eq('SELECT version, name FROM h_commit_1 ORDER BY version', $$VALUES (0, 'A'), (1, 'B')$$, 'commit: a new stream');
 SELECT results_eq('SELECT version, name FROM h_commit_2', $$VALUES (0, 'C')$$,
   'commit: another new stream (the first one''s head is not taken for it)');
-SELECT is((SELECT version FROM h_version), -1, 'act.version of a missing stream');
+SELECT results_eq('SELECT version, present FROM h_version', $$VALUES (-1, 1)$$,
+  'act.version of a missing stream and of one with two events (the index, not the shadowed =)');
 SELECT is((SELECT array_agg(name ORDER BY version) FROM h_query), ARRAY['A', 'B'], 'act.query by exact name reads one stream');
 SELECT is((SELECT count(*) FROM h_query_pattern), 2::bigint, 'act.query by pattern');
 SELECT results_eq('SELECT stream, valid FROM h_verify ORDER BY stream', $$VALUES ('sp-1', true), ('sp-2', true)$$,
