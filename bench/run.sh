@@ -17,8 +17,8 @@ source scripts/throwaway-cluster.sh
 # The suites a mode changes run in both; claim and verify read the same way in either.
 suites_for() {
   case "$1" in
-    fenced) echo commit claim ack wide contention verify merkle drain wait client reaction standby ;;
-    concurrent) echo commit ack wide contention merkle drain wait client reaction standby ;;
+    fenced) echo commit read claim ack wide contention verify merkle drain wait client reaction standby ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}

@@ -6,7 +6,7 @@ namespace act::core {
 
 std::uint32_t EventQuery::Key() const {
   const bool flags[] = {stream, stream_exact, after,    before,    names,  created_after,
-                        created_before, correlation, with_snaps, backward, capped, hide_pii, work_only};
+                        created_before, correlation, with_snaps, backward, capped, hide_pii, work_only, from_version};
   std::uint32_t key = 0;
   for (bool flag : flags) key = (key << 1) | (flag ? 1u : 0u);
   return key;
@@ -24,6 +24,7 @@ std::string EventQuerySql(const EventQuery& query) {
   }
   // Patterns match in the C collation everywhere (kPatternCollation).
   if (query.stream) where.push_back(query.stream_exact ? "stream = $1" : "stream COLLATE \"C\" ~ $1");
+  if (query.from_version) where.push_back("version >= $10");
   if (query.names) where.push_back("name = ANY ($4)");
   if (query.before) where.push_back("id < $3");
   if (query.created_after) where.push_back("created > $5");

@@ -12,11 +12,12 @@
 #include "pii_access.hpp"
 #include "regex_cache.hpp"
 #include "spi.hpp"
+#include "stream_head.hpp"
 
 namespace act::pg {
 
 const Oid kEventQueryArgTypes[core::kEventQueryParamCount] = {TEXTOID,        INT8OID, INT8OID, TEXTARRAYOID, TIMESTAMPTZOID,
-                                                              TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID};
+                                                              TIMESTAMPTZOID, TEXTOID, INT8OID, INT8OID, INT4OID};
 
 namespace {
 
@@ -71,6 +72,7 @@ ACT_SQL_FUNCTION(act_query) {
   // already at or below the horizon and the cap would filter nothing.
   query.capped = pg::ConcurrentMode() && core::NeedsHorizonCap(query);
   query.hide_pii = !pg::CallerMayReadPii();
+  query.from_version = query.stream && query.stream_exact && query.after;
   // Checked here so that the error names the argument, not an internal statement.
   if (query.stream && !query.stream_exact) pg::ValidatePattern(pg::TextArg(fcinfo, pg::kStream), "stream");
 
@@ -100,6 +102,11 @@ ACT_SQL_FUNCTION(act_query) {
   if (max_events > 0) {
     values[core::kParamLimit - 1] = Int64GetDatum(max_events);
     nulls[core::kParamLimit - 1] = ' ';
+  }
+  if (query.from_version) {
+    values[core::kParamFromVersion - 1] =
+        Int32GetDatum(pg::FirstVersionAfter(PG_GETARG_DATUM(pg::kStream), PG_GETARG_INT64(pg::kAfter)));
+    nulls[core::kParamFromVersion - 1] = ' ';
   }
 
   ReturnSetInfo* result = pg::Guard([fcinfo] {

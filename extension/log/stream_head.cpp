@@ -44,7 +44,65 @@ StreamHead FindHead(Datum stream, ScanSnapshot snapshot) {
   return *head;
 }
 
+// Below this many versions a stream's range is read whole (a bisection's
+// probes cost about as much as reading a few rows more).
+constexpr int32 kBisectFrom = 64;
+
+// Probes of one stream's (stream, version) index through one scan: the row
+// at the lowest version >= `from`, or with `last` its last row.
+class VersionProbe {
+ public:
+  explicit VersionProbe(Datum stream)
+      : scan_("events", "events_stream_version_key", stream, ScanSnapshot::kStatement, false, PG_INT32_MIN),
+        version_(scan_.Column("version")),
+        id_(scan_.Column("id")) {}
+
+  struct Row {
+    int32 version;
+    int64 id;
+  };
+
+  std::optional<Row> At(int32 from, bool last = false) {
+    scan_.Restart(last ? PG_INT32_MIN : from, last);
+    if (!scan_.Next()) return std::nullopt;
+    return Row{*scan_.Int32At(version_), *scan_.Int64At(id_)};
+  }
+
+ private:
+  IndexScan scan_;
+  int version_;
+  int id_;
+};
+
 }  // namespace
+
+int32 FirstVersionAfter(Datum stream, int64 after) {
+  VersionProbe probe(stream);
+  const std::optional<VersionProbe::Row> first = probe.At(PG_INT32_MIN);
+  if (!first) return 0;
+  if (first->id > after) return first->version;
+  const std::optional<VersionProbe::Row> last = probe.At(PG_INT32_MIN, /*last=*/true);
+  if (!last || last->id <= after) return (last ? last->version : first->version) + 1;
+  if (last->version - first->version < kBisectFrom) return first->version;
+  // id(low) <= after < id(high), to the end. Ids tend to grow evenly with
+  // versions, so a guess by interpolation usually lands next to the answer
+  // (a few probes instead of log2 of the length); every other probe halves
+  // the range, which bounds the worst case at twice a bisection's.
+  VersionProbe::Row low = *first;
+  VersionProbe::Row high = *last;
+  for (bool interpolate = true; high.version - low.version > 1; interpolate = !interpolate) {
+    int32 guess = low.version + (high.version - low.version) / 2;
+    if (interpolate) {
+      const double share = static_cast<double>(after - low.id) / static_cast<double>(high.id - low.id);
+      guess = low.version + static_cast<int32>(share * (high.version - low.version));
+      guess = std::clamp(guess, low.version + 1, high.version - 1);
+    }
+    const std::optional<VersionProbe::Row> row = probe.At(guess);
+    if (!row || row->version >= high.version) break;  // rows gone meanwhile (a truncate): keep what is proven
+    (row->id <= after ? low : high) = *row;
+  }
+  return low.version + 1;
+}
 
 StreamHead ReadHead(Datum stream) { return FindHead(stream, ScanSnapshot::kStatement); }
 

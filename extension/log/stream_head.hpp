@@ -23,6 +23,15 @@ StreamHead ReadHead(Datum stream);
 // The head as the calling statement's snapshot shows it (act.version).
 StreamHead ReadVisibleHead(Datum stream);
 
+// The lowest version of the stream whose event's id is above `after`, as
+// the statement's snapshot shows the stream (its head + 1 when there is
+// none, 0 for an empty stream): the start of the (stream, version) index
+// range that holds the stream's events after an id. Within a stream ids
+// grow with versions, so it is found by bisecting versions, one index probe
+// each; a short stream (under 64 versions) is not bisected: its first
+// version is returned, the range being short anyway.
+int32 FirstVersionAfter(Datum stream, int64 after);
+
 // The head as the newest committed data has it, whatever the snapshot.
 StreamHead ReadLatestHead(Datum stream);
 bool SameHead(const StreamHead& a, const StreamHead& b);

@@ -18,8 +18,6 @@ int KeysFor(std::optional<Datum> key, std::optional<int32> min_second, RegProced
   return 2;
 }
 
-constexpr int kMaxKeys = 4;
-
 }  // namespace
 
 IndexScan::IndexScan(const char* table, const char* index, std::optional<Datum> key, ScanSnapshot snapshot,
@@ -48,12 +46,12 @@ void IndexScan::Open(const char* table, const char* index, const IndexKey* keys,
     }
     self->table_ = table_open(ActRelation(table), AccessShareLock);
     self->index_ = index_open(ActRelation(index), AccessShareLock);
-    ScanKeyData scan_keys[kMaxKeys];
     for (int i = 0; i < key_count; ++i)
-      ScanKeyEntryInitialize(&scan_keys[i], 0, keys[i].column, keys[i].strategy, InvalidOid,
+      ScanKeyEntryInitialize(&self->keys_[i], 0, keys[i].column, keys[i].strategy, InvalidOid,
                              self->index_->rd_indcollation[keys[i].column - 1], keys[i].procedure, keys[i].value);
+    self->key_count_ = key_count;
     self->scan_ = index_beginscan(self->table_, self->index_, self->snapshot_, key_count, 0);
-    index_rescan(self->scan_, key_count > 0 ? scan_keys : nullptr, key_count, nullptr, 0);
+    index_rescan(self->scan_, key_count > 0 ? self->keys_ : nullptr, key_count, nullptr, 0);
     self->slot_ = table_slot_create(self->table_, nullptr);
   });
 }
@@ -79,6 +77,14 @@ bool IndexScan::Next() {
     return index_getnext_slot(self->scan_, self->backward_ ? BackwardScanDirection : ForwardScanDirection,
                               self->slot_);
   });
+}
+
+void IndexScan::Restart(int32 min_second, bool backward) {
+  if (key_count_ < 2 || keys_[1].sk_attno != 2) throw std::logic_error("IndexScan::Restart needs a second-column bound");
+  keys_[1].sk_argument = Int32GetDatum(min_second);
+  backward_ = backward;
+  IndexScan* self = this;
+  Guard([self] { index_rescan(self->scan_, self->keys_, self->key_count_, nullptr, 0); });
 }
 
 bool IndexScan::NextDeformed(int columns) {
@@ -114,6 +120,13 @@ std::optional<int32> IndexScan::Int32At(int column) const {
   const Datum value = At(column, &is_null);
   if (is_null) return std::nullopt;
   return DatumGetInt32(value);
+}
+
+std::optional<int64> IndexScan::Int64At(int column) const {
+  bool is_null = false;
+  const Datum value = At(column, &is_null);
+  if (is_null) return std::nullopt;
+  return DatumGetInt64(value);
 }
 
 std::optional<std::string_view> IndexScan::BytesAt(int column) const {

@@ -46,6 +46,10 @@ class IndexScan {
   IndexScan& operator=(const IndexScan&) = delete;
 
   bool Next();  // moves to the next visible row; false at the end
+  // Starts over, same snapshot, with the second column's lower bound now
+  // `min_second` (a scan opened with one), in the given direction: a probe
+  // for one more key costs an index descent, not a scan's set-up.
+  void Restart(int32 min_second, bool backward);
   // For long scans: Next, then deforms the row's first `columns` columns for
   // DeformedAt, in one call into Postgres; answers a cancel between rows.
   bool NextDeformed(int columns);
@@ -57,6 +61,7 @@ class IndexScan {
   }
   int Column(const char* name) const;  // attribute number, checked
   std::optional<int32> Int32At(int column) const;
+  std::optional<int64> Int64At(int column) const;
   std::optional<std::string_view> BytesAt(int column) const;  // text or bytea; valid until the next Next()
   std::optional<std::vector<std::string>> TextArrayAt(int column) const;
   ItemPointerData Tid() const;  // where the current row version is
@@ -65,6 +70,9 @@ class IndexScan {
   void Open(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot);
   Datum At(int column, bool* is_null) const;
 
+  static constexpr int kMaxKeys = 4;
+  ScanKeyData keys_[kMaxKeys];
+  int key_count_ = 0;
   Relation table_ = nullptr;
   Relation index_ = nullptr;
   IndexScanDesc scan_ = nullptr;

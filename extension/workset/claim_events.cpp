@@ -2,6 +2,7 @@
 // acks): a worker's whole drain cycle in one round trip and one transaction:
 // the last batch's acks, then act.claim's claim, then each claimed stream's
 // events after its watermark (docs/sql.md "Draining in one call").
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -21,6 +22,7 @@
 #include "query.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "stream_head.hpp"
 
 extern "C" {
 #include "utils/datum.h"
@@ -113,14 +115,19 @@ Datum EventsOf(const ClaimedRow& row, const Names& names, int64 max_events, bool
     query.stream_exact = !core::IsPattern(*source);
   }
   query.names = names.has_value();
+  query.from_version = source && query.stream_exact;
 
   Datum values[core::kEventQueryParamCount] = {};
-  char nulls[core::kEventQueryParamCount + 1] = "nnnnnnnnn";
+  char nulls[core::kEventQueryParamCount + 1];
+  std::fill_n(nulls, core::kEventQueryParamCount, 'n');
+  nulls[core::kEventQueryParamCount] = '\0';
   auto bind = [&values, &nulls](int param, Datum value) {
     values[param - 1] = value;
     nulls[param - 1] = ' ';
   };
   if (source) bind(core::kParamStream, row.source);
+  if (query.from_version)
+    bind(core::kParamFromVersion, Int32GetDatum(FirstVersionAfter(row.source, DatumGetInt64(row.at))));
   bind(core::kParamAfter, row.at);
   if (names) {
     std::vector<Datum> items;

@@ -59,6 +59,21 @@ TEST(EventQuery, OneStreamIsCappedOutsideTheLimit) {
             "ORDER BY version LIMIT $9) e WHERE id <= $8 ORDER BY version");
 }
 
+// The index range starts where the events after $2 start, not at the
+// stream's first version.
+TEST(EventQuery, OneStreamAfterAnIdStartsAtItsVersion) {
+  EventQuery query;
+  query.stream = true;
+  query.after = true;
+  query.from_version = true;
+  EXPECT_EQ(EventQuerySql(query),
+            "SELECT * FROM act.events WHERE id > $2 AND stream = $1 AND version >= $10 AND name <> '__snapshot__' "
+            "ORDER BY version LIMIT $9");
+  EventQuery without = query;
+  without.from_version = false;
+  EXPECT_NE(query.Key(), without.Key());
+}
+
 TEST(EventQuery, KeysDifferForDifferentFilters) {
   EventQuery a;
   EventQuery b;

@@ -17,7 +17,8 @@ enum EventQueryParam : int {
   kParamCorrelation = 7,    // text
   kParamHorizon = 8,        // bigint
   kParamLimit = 9,          // bigint; NULL = no limit
-  kEventQueryParamCount = 9
+  kParamFromVersion = 10,   // int
+  kEventQueryParamCount = 10
 };
 
 struct EventQuery {
@@ -34,6 +35,11 @@ struct EventQuery {
   bool capped = false;  // stay at or below the horizon
   bool hide_pii = false;  // the caller may not read pii: it reads as NULL
   bool work_only = false;  // never a snapshot or a tombstone (a drain's events)
+  // One stream read after an id: version >= $10 as well, the caller having
+  // found the stream's first version above that id. Without it the
+  // (stream, version) index yields the stream from its first version and
+  // every row up to `after` is read only to be filtered out.
+  bool from_version = false;
 
   // One bit per flag: the key of the plan cache.
   std::uint32_t Key() const;
