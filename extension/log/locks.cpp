@@ -34,11 +34,17 @@ bool TryTake(const LOCKTAG& tag, LOCKMODE mode) {
   });
 }
 
-// Waits until every transaction that holds the lock now has ended. Each waits
-// on the holder's own transaction lock in share mode, so all waiters wake at once.
-void WaitForHolders(const LOCKTAG& tag, LOCKMODE mode) {
+// Waits until the exclusive holder lets the lock go (at its transaction's
+// end, or earlier when a savepoint it took the lock in rolls back): takes it
+// in share mode and lets it go at once. Share waiters are granted together,
+// so all of them wake at once.
+void WaitForRelease(const LOCKTAG& tag) {
   const LOCKTAG* tag_ptr = &tag;
-  Guard([tag_ptr, mode] { WaitForLockers(*tag_ptr, mode, /*progress=*/false); });
+  Guard([tag_ptr] {
+    (void)LockAcquire(tag_ptr, ShareLock, /*sessionLock=*/false, /*dontWait=*/false);
+    LockRelease(tag_ptr, ShareLock, /*sessionLock=*/false);
+    CHECK_FOR_INTERRUPTS();
+  });
 }
 
 LOCKTAG StreamTag(Datum stream) {
@@ -76,9 +82,11 @@ void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck) {
     const bool held_before = Guard([tag_ptr] { return LockHeldByMe(tag_ptr, ExclusiveLock); });
     if (recheck && !held_before) {
       if (!TryTake(tag, ExclusiveLock)) {
-        WaitForHolders(tag, ExclusiveLock);
+        // Still the head it expected: queue for the lock. Trying again
+        // instead spins against the other share waiters letting theirs go.
+        WaitForRelease(tag);
         (*recheck)();
-        continue;
+        Take(tag, ExclusiveLock);
       }
     } else {
       Take(tag, ExclusiveLock);

@@ -55,11 +55,12 @@ void LockStream(Datum stream);
 // subscribe's transaction to end, and tries again (docs/concurrency.md).
 //
 // With `recheck` (a commit expecting a version, concurrent mode), it does not
-// queue on a stream lock another transaction holds: it waits for that
-// transaction to end beside every other such waiter (all wake at once), calls
-// `recheck`, which throws when the holder's commit made the expectation stale,
-// and tries again. Queued on the lock, the writers that lost a race would take
-// it one after another only to fail, each ahead of the retry that can land.
+// at once queue for a stream lock another transaction holds: it waits for
+// that lock to be let go beside every other such waiter (a share wait: all
+// wake at once), calls `recheck`, which throws when the holder's commit made
+// the expectation stale, and queues for the lock only when it did not.
+// Queued at once, the writers that lost a race would take the lock one after
+// another only to fail, each ahead of the retry that can land.
 void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck = nullptr);
 
 }  // namespace act::pg

@@ -103,11 +103,6 @@ ACT_SQL_FUNCTION(act_query) {
     values[core::kParamLimit - 1] = Int64GetDatum(max_events);
     nulls[core::kParamLimit - 1] = ' ';
   }
-  if (query.from_version) {
-    values[core::kParamFromVersion - 1] =
-        Int32GetDatum(pg::FirstVersionAfter(PG_GETARG_DATUM(pg::kStream), PG_GETARG_INT64(pg::kAfter)));
-    nulls[core::kParamFromVersion - 1] = ' ';
-  }
 
   ReturnSetInfo* result = pg::Guard([fcinfo] {
     InitMaterializedSRF(fcinfo, 0);
@@ -120,12 +115,25 @@ ACT_SQL_FUNCTION(act_query) {
     nulls[core::kParamHorizon - 1] = ' ';
   }
   SPIPlanPtr plan = pg::PlanFor(query);
+  // One stream after an id (never capped): the version bound and the rows
+  // are read through one snapshot, taken now, pushed for the read-only
+  // cursor. Otherwise not read-only: the cursor takes a snapshot now, after
+  // the horizon was computed, so it sees every id at or below it (READ COMMITTED).
+  const bool one_snapshot = query.from_version;
+  if (one_snapshot) {
+    pg::Guard([] {
+      CommandCounterIncrement();  // as a statement of the function would: the transaction's writes are seen
+      PushActiveSnapshot(GetTransactionSnapshot());
+    });
+    values[core::kParamFromVersion - 1] = Int32GetDatum(
+        pg::FirstVersionAfter(PG_GETARG_DATUM(pg::kStream), PG_GETARG_INT64(pg::kAfter), pg::ScanSnapshot::kActive));
+    nulls[core::kParamFromVersion - 1] = ' ';
+  }
   Datum* value_ptr = values;
   const char* null_ptr = nulls;
-  // Not read-only: the cursor takes a snapshot now, after the horizon was
-  // computed, so it sees every id at or below it (READ COMMITTED).
-  Portal cursor =
-      pg::Guard([plan, value_ptr, null_ptr] { return SPI_cursor_open(nullptr, plan, value_ptr, null_ptr, false); });
+  Portal cursor = pg::Guard([plan, value_ptr, null_ptr, one_snapshot] {
+    return SPI_cursor_open(nullptr, plan, value_ptr, null_ptr, /*read_only=*/one_snapshot);
+  });
   for (;;) {
     const uint64 fetched = pg::Guard([cursor, result] {
       SPI_cursor_fetch(cursor, true, pg::kFetchBatch);
@@ -136,7 +144,10 @@ ACT_SQL_FUNCTION(act_query) {
     });
     if (fetched < static_cast<uint64>(pg::kFetchBatch)) break;
   }
-  pg::Guard([cursor] { SPI_cursor_close(cursor); });
+  pg::Guard([cursor, one_snapshot] {
+    SPI_cursor_close(cursor);
+    if (one_snapshot) PopActiveSnapshot();
+  });
   spi.Finish();
   return Datum(0);
 }

@@ -52,8 +52,8 @@ constexpr int32 kBisectFrom = 64;
 // at the lowest version >= `from`, or with `last` its last row.
 class VersionProbe {
  public:
-  explicit VersionProbe(Datum stream)
-      : scan_("events", "events_stream_version_key", stream, ScanSnapshot::kStatement, false, PG_INT32_MIN),
+  VersionProbe(Datum stream, ScanSnapshot snapshot)
+      : scan_("events", "events_stream_version_key", stream, snapshot, false, PG_INT32_MIN),
         version_(scan_.Column("version")),
         id_(scan_.Column("id")) {}
 
@@ -76,8 +76,8 @@ class VersionProbe {
 
 }  // namespace
 
-int32 FirstVersionAfter(Datum stream, int64 after) {
-  VersionProbe probe(stream);
+int32 FirstVersionAfter(Datum stream, int64 after, ScanSnapshot snapshot) {
+  VersionProbe probe(stream, snapshot);
   const std::optional<VersionProbe::Row> first = probe.At(PG_INT32_MIN);
   if (!first) return 0;
   if (first->id > after) return first->version;

@@ -6,6 +6,7 @@
 
 #include "act/core/event_hash.hpp"
 #include "error_bridge.hpp"
+#include "index_scan.hpp"
 
 namespace act::pg {
 
@@ -24,13 +25,15 @@ StreamHead ReadHead(Datum stream);
 StreamHead ReadVisibleHead(Datum stream);
 
 // The lowest version of the stream whose event's id is above `after`, as
-// the statement's snapshot shows the stream (its head + 1 when there is
+// `snapshot` shows the stream (its head + 1 when there is
 // none, 0 for an empty stream): the start of the (stream, version) index
 // range that holds the stream's events after an id. Within a stream ids
 // grow with versions, so it is found by bisecting versions, one index probe
 // each; a short stream (under 64 versions) is not bisected: its first
 // version is returned, the range being short anyway.
-int32 FirstVersionAfter(Datum stream, int64 after);
+// The read that uses it must see the stream through the same snapshot: a
+// truncate committed in between would renumber it from 0.
+int32 FirstVersionAfter(Datum stream, int64 after, ScanSnapshot snapshot);
 
 // The head as the newest committed data has it, whatever the snapshot.
 StreamHead ReadLatestHead(Datum stream);

@@ -127,7 +127,9 @@ Datum EventsOf(const ClaimedRow& row, const Names& names, int64 max_events, bool
   };
   if (source) bind(core::kParamStream, row.source);
   if (query.from_version)
-    bind(core::kParamFromVersion, Int32GetDatum(FirstVersionAfter(row.source, DatumGetInt64(row.at))));
+    // The events are read read-only, through the calling statement's snapshot: so is the bound.
+    bind(core::kParamFromVersion,
+         Int32GetDatum(FirstVersionAfter(row.source, DatumGetInt64(row.at), ScanSnapshot::kActive)));
   bind(core::kParamAfter, row.at);
   if (names) {
     std::vector<Datum> items;
