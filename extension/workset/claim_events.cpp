@@ -3,6 +3,7 @@
 // the last batch's acks, then act.claim's claim, then each claimed stream's
 // events after its watermark (docs/sql.md "Draining in one call").
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -10,19 +11,17 @@
 
 #include "primary_only.hpp"
 #include "act/core/errors.hpp"
-#include "act/core/event_query.hpp"
 #include "act/core/subscription_input.hpp"
 #include "arrays.hpp"
 #include "claim.hpp"
+#include "drain_events.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
 #include "json_args.hpp"
 #include "leases.hpp"
 #include "pii_access.hpp"
-#include "query.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
-#include "stream_head.hpp"
 
 extern "C" {
 #include "utils/datum.h"
@@ -32,26 +31,6 @@ namespace act::pg {
 namespace {
 
 enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks };
-
-// The events a claimed row hands over, as one jsonb array: its source (every
-// stream, a literal, or a pattern), its names, never a snapshot or a
-// tombstone, never above the horizon, after `at`, in id order, at most
-// `max_events`. pii only where the caller may read it, and only when set.
-std::string EventsSql(const core::EventQuery& query) {
-  std::string pii = query.hide_pii ? "" : " || CASE WHEN e.pii IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('pii', e.pii) END";
-  return "SELECT coalesce(jsonb_agg(jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, "
-         "'name', e.name, 'data', e.data, 'meta', e.meta, 'created', e.created)" + pii +
-         " ORDER BY e.id), '[]'::jsonb) FROM (" + core::EventQuerySql(query) + ") e";
-}
-
-SPIPlanPtr EventsPlan(const core::EventQuery& query) {
-  static std::unordered_map<std::uint32_t, SPIPlanPtr> plans;
-  const std::uint32_t key = query.Key();
-  if (auto found = plans.find(key); found != plans.end()) return found->second;
-  SPIPlanPtr plan = PrepareKept(EventsSql(query), core::kEventQueryParamCount, kEventQueryArgTypes);
-  plans.emplace(key, plan);
-  return plan;
-}
 
 struct ClaimedRow {
   Datum stream, source, at, by, retry, lagging, lane;
@@ -101,50 +80,49 @@ std::unordered_map<std::string, Names> NamesOf(const std::vector<ClaimedRow>& ro
   return names;
 }
 
-Datum EventsOf(const ClaimedRow& row, const Names& names, int64 max_events, bool hide_pii, int64 horizon) {
-
-  core::EventQuery query;
-  query.after = true;
-  query.work_only = true;
-  query.capped = true;
-  query.hide_pii = hide_pii;
-  std::optional<std::string> source;
-  if (!row.source_null) {
-    source = std::string(VarlenaBytes(row.source));
-    query.stream = true;
-    query.stream_exact = !core::IsPattern(*source);
+// The claimed rows' events are read through one snapshot taken after the
+// horizon was computed: every event at or below it is visible then. (The
+// calling statement's snapshot may predate a commit at or below the horizon
+// that another row's source saw land, and a worker acking the ids it was
+// handed would then skip that event for good.)
+class ReadSnapshot {
+ public:
+  ReadSnapshot() {
+    Guard([] {
+      CommandCounterIncrement();  // as a statement of the function would: the transaction's writes are seen
+      PushActiveSnapshot(GetTransactionSnapshot());
+    });
   }
-  query.names = names.has_value();
-  query.from_version = source && query.stream_exact;
-
-  Datum values[core::kEventQueryParamCount] = {};
-  char nulls[core::kEventQueryParamCount + 1];
-  std::fill_n(nulls, core::kEventQueryParamCount, 'n');
-  nulls[core::kEventQueryParamCount] = '\0';
-  auto bind = [&values, &nulls](int param, Datum value) {
-    values[param - 1] = value;
-    nulls[param - 1] = ' ';
-  };
-  if (source) bind(core::kParamStream, row.source);
-  if (query.from_version)
-    // The events are read read-only, through the calling statement's snapshot: so is the bound.
-    bind(core::kParamFromVersion,
-         Int32GetDatum(FirstVersionAfter(row.source, DatumGetInt64(row.at), ScanSnapshot::kActive)));
-  bind(core::kParamAfter, row.at);
-  if (names) {
-    std::vector<Datum> items;
-    for (const std::string& name : *names) items.push_back(MakeText(name));
-    bind(core::kParamNames, MakeArray(items, nullptr, TEXTOID));
+  ~ReadSnapshot() {
+    // Unwinding an error: the abort that follows pops it.
+    if (std::uncaught_exceptions() > 0) return;
+    Guard([] { PopActiveSnapshot(); });
   }
-  bind(core::kParamHorizon, Int64GetDatum(horizon));
-  bind(core::kParamLimit, Int64GetDatum(max_events));
-  Execute(EventsPlan(query), values, nulls, true, 0, SPI_OK_SELECT);
-  return Guard([] {
-    bool is_null = false;
-    const Datum events = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null);
-    return SPI_datumTransfer(events, false, -1);
-  });
-}
+  ReadSnapshot(const ReadSnapshot&) = delete;
+  ReadSnapshot& operator=(const ReadSnapshot&) = delete;
+};
+
+// Memory for one row's events, freed once the row is in the result.
+class RowMemory {
+ public:
+  RowMemory() {
+    context_ = Guard([] { return AllocSetContextCreate(CurrentMemoryContext, "pg_act claimed events", ALLOCSET_DEFAULT_SIZES); });
+    previous_ = MemoryContextSwitchTo(context_);
+  }
+  ~RowMemory() {
+    MemoryContextSwitchTo(previous_);
+    // Unwinding an error whose data may live here: the context goes with
+    // the function's (a child of it).
+    if (std::uncaught_exceptions() == 0) MemoryContextDelete(context_);
+  }
+  void Reset() { MemoryContextReset(context_); }
+  RowMemory(const RowMemory&) = delete;
+  RowMemory& operator=(const RowMemory&) = delete;
+
+ private:
+  MemoryContext context_ = nullptr;
+  MemoryContext previous_ = nullptr;
+};
 
 }  // namespace
 }  // namespace act::pg
@@ -172,12 +150,26 @@ ACT_SQL_FUNCTION(act_claim_events) {
     const std::unordered_map<std::string, pg::Names> names = pg::NamesOf(rows);
     // One horizon for every row: what the claim itself was capped at or below.
     const int64 horizon = pg::Horizon();
+    const pg::ReadSnapshot snapshot;
+    pg::RowMemory memory;
     for (const pg::ClaimedRow& row : rows) {
       const auto found = names.find(std::string(pg::VarlenaBytes(row.stream)));
-      const Datum events = pg::EventsOf(row, found != names.end() ? found->second : pg::Names(), max_events, hide_pii, horizon);
+      pg::DrainScope scope;
+      if (!row.source_null) {
+        scope.source = row.source;
+        scope.pattern = core::IsPattern(pg::VarlenaBytes(row.source));
+      }
+      scope.names = found != names.end() ? &found->second : nullptr;
+      scope.after = DatumGetInt64(row.at);
+      scope.horizon = horizon;
+      scope.max_events = max_events;
+      scope.hide_pii = hide_pii;
+      const Datum events = pg::DrainEvents(scope);
       Datum values[8] = {row.stream, row.source, row.at, row.by, row.retry, row.lagging, row.lane, events};
       bool nulls[8] = {false, row.source_null, false, false, false, false, false, false};
+      // The result store copies the row into its own memory.
       pg::Guard([result, &values, &nulls] { tuplestore_putvalues(result->setResult, result->setDesc, values, nulls); });
+      memory.Reset();
     }
   }
   spi.Finish();

@@ -1,0 +1,34 @@
+#pragma once
+// The events act.claim_events hands a claimed row, read straight through an
+// index and built into one jsonb array, without a statement per row: an SPI
+// query per claimed stream cost more in executor set-up and
+// jsonb_build_object than reading its rows did.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "error_bridge.hpp"
+
+namespace act::pg {
+
+struct DrainScope {
+  std::optional<Datum> source;  // text; none: every stream
+  bool pattern = false;         // source is a regex
+  const std::optional<std::vector<std::string>>* names = nullptr;  // none: every name
+  int64 after = -1;                        // the row's watermark
+  int64 horizon = -1;                      // never an event above it
+  int32 max_events = 0;
+  bool hide_pii = true;
+};
+
+// The row's events after `after`, in id order: from its source, with a name
+// in `names`, never a snapshot or a tombstone, never above the horizon, at
+// most max_events, as a jsonb array of {"id","stream","version","name",
+// "data","meta","created"} objects (+ "pii" when set and not hidden).
+// Reads through the active snapshot: the caller pushes one taken after it
+// computed the horizon, so every event at or below it is seen.
+// The result is allocated in the current memory context.
+Datum DrainEvents(const DrainScope& scope);
+
+}  // namespace act::pg
