@@ -2,7 +2,9 @@
 // loops claim -> query -> ack (query mode), or act.claim_events carrying the
 // last cycle's acks (claim_events mode), until no stream has work. Prints one
 // record (bench/stats.hpp): events/s, streams/s, and p50/p95 of one cycle.
-// Usage: drain_throughput WORKERS STREAMS EVENTS [query|claim_events] (connection from PG* variables).
+// A cycle claims CLAIM streams (default 10): four fifths from the lagging
+// frontier, the rest from the leading one.
+// Usage: drain_throughput WORKERS STREAMS EVENTS [query|claim_events] [CLAIM] (connection from PG* variables).
 #include "pq_session.hpp"
 #include "stats.hpp"
 
@@ -48,6 +50,14 @@ void Setup(PGconn* connection, int streams, int events) {
   Run(connection, "ANALYZE act.subscription_rows");
 }
 
+// act.claim's first two arguments for a claim of `size` streams.
+struct ClaimSize {
+  std::string lagging, leading;
+  explicit ClaimSize(int size) : lagging(std::to_string(size - size / 5)), leading(std::to_string(size / 5)) {}
+  std::string Args() const { return lagging + ", " + leading; }
+};
+ClaimSize g_claim(10);
+
 struct Tally {
   std::atomic<long> streams{0};
   std::atomic<long> events{0};
@@ -70,9 +80,9 @@ std::string AckEntry(const std::string& stream, const std::string& by, const std
 Connection Ready(std::barrier<>& start, bool claim_events) {
   Connection connection = Connect();
   if (claim_events) {
-    Run(connection.get(), "SELECT count(*) FROM act.claim_events(8, 2, 'warm-up', 30000, 'warm-up')");
+    Run(connection.get(), "SELECT count(*) FROM act.claim_events(" + g_claim.Args() + ", 'warm-up', 30000, 'warm-up')");
   } else {
-    Run(connection.get(), "SELECT count(*) FROM act.claim(8, 2, 'warm-up', 30000, 'warm-up')");
+    Run(connection.get(), "SELECT count(*) FROM act.claim(" + g_claim.Args() + ", 'warm-up', 30000, 'warm-up')");
     Run(connection.get(), "SELECT count(*) FROM act.query('src-0', after => act.horizon())");
   }
   start.arrive_and_wait();
@@ -85,13 +95,12 @@ void WorkClaimEvents(int id, Tally& tally, std::barrier<>& start) {
   const std::string by = "worker-" + std::to_string(id);
   bench::Samples cycles;
   std::string acks;  // empty: none pending
+  const std::string claim = "SELECT stream, at, events::text FROM act.claim_events(" + g_claim.Args() + ", $1, 30000";
   for (;;) {
     const auto cycle = bench::Clock::now();
     Result leases = acks.empty()
-                        ? Run(connection.get(), "SELECT stream, at, events::text FROM act.claim_events(8, 2, $1, 30000)", {by})
-                        : Run(connection.get(),
-                              "SELECT stream, at, events::text FROM act.claim_events(8, 2, $1, 30000, acks => $2::jsonb)",
-                              {by, acks});
+                        ? Run(connection.get(), claim + ")", {by})
+                        : Run(connection.get(), claim + ", acks => $2::jsonb)", {by, acks});
     acks.clear();
     const int count = PQntuples(leases.get());
     if (count == 0) {
@@ -118,9 +127,10 @@ void Work(int id, Tally& tally, std::barrier<>& start) {
   Connection connection = Ready(start, false);
   const std::string by = "worker-" + std::to_string(id);
   bench::Samples cycles;
+  const std::string claim = "SELECT stream, source, at FROM act.claim(" + g_claim.Args() + ", $1, 30000)";
   for (;;) {
     const auto cycle = bench::Clock::now();
-    Result leases = Run(connection.get(), "SELECT stream, source, at FROM act.claim(8, 2, $1, 30000)", {by});
+    Result leases = Run(connection.get(), claim, {by});
     const int count = PQntuples(leases.get());
     if (count == 0) {
       if (Drained(connection.get())) break;
@@ -150,11 +160,17 @@ void Work(int id, Tally& tally, std::barrier<>& start) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4 && argc != 5) {
-    std::fprintf(stderr, "usage: %s WORKERS STREAMS EVENTS [query|claim_events]\n", argv[0]);
+  if (argc < 4 || argc > 6) {
+    std::fprintf(stderr, "usage: %s WORKERS STREAMS EVENTS [query|claim_events] [CLAIM]\n", argv[0]);
     return 2;
   }
-  const std::string mode = argc == 5 ? argv[4] : "query";
+  const std::string mode = argc >= 5 ? argv[4] : "query";
+  const int claim_size = argc == 6 ? std::atoi(argv[5]) : 10;
+  if (claim_size < 1) {
+    std::fprintf(stderr, "drain_throughput: CLAIM is a number of streams, 1 or more, not %s\n", argv[5]);
+    return 2;
+  }
+  g_claim = ClaimSize(claim_size);
   if (mode != "query" && mode != "claim_events") {
     std::fprintf(stderr, "drain_throughput: mode is query or claim_events, not %s\n", mode.c_str());
     return 2;
@@ -179,10 +195,13 @@ int main(int argc, char** argv) {
     fields["ops_per_s"] = static_cast<double>(tally.events.load()) / seconds;
     const char* cycle = mode == "query" ? "one claim -> query -> ack cycle" : "one claim_events call carrying the last acks";
     fields.update({{"ops", "events"}, {"latency_of", cycle}, {"workers", workers},
-                   {"streams", streams}, {"events_per_stream", events}, {"seconds", seconds},
+                   {"streams", streams}, {"events_per_stream", events}, {"seconds", seconds}, {"claim", claim_size},
                    {"streams_per_s", streams / seconds}, {"events_handled", tally.events.load()},
                    {"left_with_work", std::atol(PQgetvalue(check.get(), 0, 0))}});
-    bench::print_record(std::string(mode == "query" ? "sql/drain_" : "sql/drain_claim_events_") + std::to_string(workers) + "_workers_" + std::to_string(streams) + "_streams",
+    // The default claim keeps the scenario names earlier runs recorded.
+    const std::string claimed = claim_size == 10 ? "" : "_claim_" + std::to_string(claim_size);
+    bench::print_record(std::string(mode == "query" ? "sql/drain_" : "sql/drain_claim_events_") + std::to_string(workers) +
+                            "_workers_" + std::to_string(streams) + "_streams" + claimed,
                         fields);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "drain_throughput: %s\n", error.what());
