@@ -21,7 +21,10 @@ int DrainUnderChurn(const Options& options) {
   Shared<long> committed;  // raised once the committers are done
   Processes drainers;
   for (int p = 0; p < kDrainers; ++p) {
-    const DrainPlan drain{.committers = kCommitters, .by = "drainer-" + std::to_string(p)};
+    // Both paths drain side by side, competing for the same rows.
+    const DrainPlan drain{.committers = kCommitters,
+                          .by = "drainer-" + std::to_string(p),
+                          .path = p % 2 == 0 ? DrainPath::kClaimEvents : DrainPath::kClaimQueryAck};
     drainers.Spawn([&, p, drain] { return Drain(drain, drains[static_cast<std::size_t>(p)], committed[0], deadline); });
   }
   Committers committers(plan, kCommitters, deadline);

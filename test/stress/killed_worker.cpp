@@ -45,7 +45,10 @@ int KilledWorker(const Options& options) {
   Committers committers(plan, kCommitters, deadline);
   Processes survivors;
   for (int p = 0; p < kSurvivors; ++p) {
-    const DrainPlan drain{.committers = kCommitters, .by = "survivor-" + std::to_string(p), .lease_ms = kLeaseMs};
+    const DrainPlan drain{.committers = kCommitters,
+                          .by = "survivor-" + std::to_string(p),
+                          .lease_ms = kLeaseMs,
+                          .path = p % 2 == 0 ? DrainPath::kClaimEvents : DrainPath::kClaimQueryAck};
     survivors.Spawn(
         [&, p, drain] { return Drain(drain, survivors_tally[static_cast<std::size_t>(p)], flags[0], deadline); });
   }
@@ -62,7 +65,8 @@ int KilledWorker(const Options& options) {
       const DrainPlan drain{.committers = kCommitters,
                             .by = "victim-" + std::to_string(index),
                             .lease_ms = kLeaseMs,
-                            .pause_in_batch_ms = 60000};
+                            .pause_in_batch_ms = 60000,
+                            .path = v % 2 == 0 ? DrainPath::kClaimEvents : DrainPath::kClaimQueryAck};
       names.push_back(drain.by);
       pids.push_back(victims.Spawn([&, drain] { return Drain(drain, tally, flags[1], deadline); }));
     }
