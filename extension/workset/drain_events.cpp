@@ -142,6 +142,8 @@ Datum DrainEvents(const DrainScope& scope) {
       row.id = scan.DeformedAt(columns.id, &is_null);
       // One stream's ids grow with its versions: the rest is above the horizon too.
       if (DatumGetInt64(row.id) > scope.horizon) break;
+      // A short stream's range starts at its first version (FirstVersionAfter).
+      if (DatumGetInt64(row.id) <= scope.after) continue;
       row.name = scan.DeformedAt(columns.name, &is_null);
       if (!Wanted(VarlenaBytes(row.name), scope.names)) continue;
       row.stream = scan.DeformedAt(columns.stream, &is_null);

@@ -5,7 +5,7 @@
 -- limit, on interleaved streams, an uneven one, a short one and one whose
 -- head was truncated.
 BEGIN;
-SELECT plan(10);
+SELECT plan(13);
 
 -- long-a and long-b alternate ids (150 events each); short has 3 events.
 DO $$
@@ -46,26 +46,38 @@ SELECT is((SELECT deleted FROM act.truncate(format('[{"stream": "long-a", "befor
   150::bigint, 'the truncate deletes the 150 events before the snapshot');
 SELECT is(pg_temp.query_mismatches('long-a', 7), 0::bigint, 'act.query after every id: a stream whose head was truncated');
 
--- act.claim_events: a subscription to long-a set at every id it can have
--- work after; its events are the same as the plain read's (10 at a time).
-SELECT count(*) FROM act.subscribe('[{"stream": "follow-a", "source": "long-a"}]');
-CREATE FUNCTION pg_temp.claim_mismatches() RETURNS bigint LANGUAGE plpgsql AS $$
+-- act.claim_events: a subscription (on a lane of its own) set at every id it
+-- can have work after; its events are the same as the plain read's (10 at a
+-- time). A literal source reads the stream's range, a pattern the id range.
+-- (from just before its first event, every `step`-th id: a pattern's read
+-- filters the whole log after the id)
+CREATE FUNCTION pg_temp.claim_mismatches(follower text, source text, step int DEFAULT 1) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   wrong bigint := 0;
   claimed jsonb;
+  pattern boolean := source ~ '[\^$]';
 BEGIN
-  FOR a IN -1 .. (SELECT max(id) - 1 FROM act.events WHERE stream = 'long-a') LOOP
-    UPDATE act.subscription_rows SET at = a, leased_by = NULL, leased_until = NULL WHERE stream = 'follow-a';
-    SELECT c.events INTO claimed FROM act.claim_events(1, 0, 'w', 0, max_events => 10) c WHERE c.stream = 'follow-a';
+  PERFORM count(*) FROM act.subscribe(jsonb_build_array(jsonb_build_object('stream', follower, 'source', source, 'lane', follower)));
+  FOR a IN (SELECT min(id) - 2 FROM act.events e WHERE CASE WHEN pattern THEN e.stream ~ source ELSE e.stream = source END)
+        .. (SELECT max(id) - 1 FROM act.events e WHERE CASE WHEN pattern THEN e.stream ~ source ELSE e.stream = source END) BY step LOOP
+    UPDATE act.subscription_rows SET at = a, leased_by = NULL, leased_until = NULL WHERE stream = follower;
+    SELECT c.events INTO claimed FROM act.claim_events(1, 0, 'w', 0, follower, max_events => 10) c;
     IF ARRAY(SELECT (e ->> 'id')::bigint FROM jsonb_array_elements(claimed) e)
-       IS DISTINCT FROM ARRAY(SELECT e.id FROM act.events e WHERE e.stream = 'long-a' AND e.id > a
-                               AND e.name NOT IN ('__snapshot__', '__tombstone__') ORDER BY e.id LIMIT 10) THEN
+       IS DISTINCT FROM ARRAY(SELECT e.id FROM act.events e WHERE CASE WHEN pattern THEN e.stream ~ source ELSE e.stream = source END
+                               AND e.id > a AND e.name NOT IN ('__snapshot__', '__tombstone__') ORDER BY e.id LIMIT 10) THEN
       wrong := wrong + 1;
     END IF;
   END LOOP;
   RETURN wrong;
 END $$;
-SELECT is(pg_temp.claim_mismatches(), 0::bigint, 'act.claim_events at every id: the same events as a plain read');
+SELECT is(pg_temp.claim_mismatches('follow-a', 'long-a'), 0::bigint,
+  'act.claim_events at every id: the same events as a plain read');
+SELECT is(pg_temp.claim_mismatches('follow-short', 'short'), 0::bigint,
+  'act.claim_events at every id: a short stream (its range starts at its first version)');
+SELECT is(pg_temp.claim_mismatches('follow-lumpy', 'lumpy'), 0::bigint,
+  'act.claim_events at every id: ids uneven in versions');
+SELECT is(pg_temp.claim_mismatches('follow-pattern', '^(short|lumpy)$', 5), 0::bigint,
+  'act.claim_events at every id: a pattern source');
 SELECT is((SELECT count(*) FROM act.events WHERE stream = 'long-a'), 81::bigint, 'the reads wrote nothing');
 
 SELECT * FROM finish();

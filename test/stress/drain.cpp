@@ -143,6 +143,19 @@ struct Handed {
   std::string events;
 };
 
+// The recording's watermark would hide events handed twice: a batch must
+// hold only events above the row's `at`, in id order.
+void CheckHanded(const Handed& batch) {
+  long long previous = std::atoll(batch.at.c_str());
+  for (const nlohmann::json& event : nlohmann::json::parse(batch.events)) {
+    const long long id = event.at("id").get<long long>();
+    if (id <= previous)
+      throw std::runtime_error("act.claim_events handed " + batch.subscription + " event " + std::to_string(id) +
+                               " after " + std::to_string(previous) + " (at " + batch.at + ")");
+    previous = id;
+  }
+}
+
 // One call a cycle: the batch handed by the previous call is recorded, then
 // its acks ride on the call that claims the next, all in one transaction.
 int DrainByClaimEvents(PGconn* connection, const DrainPlan& plan, const std::vector<Subscription>& subscriptions,
@@ -176,7 +189,9 @@ int DrainByClaimEvents(PGconn* connection, const DrainPlan& plan, const std::vec
       const std::string stream = PQgetvalue(leases.get(), row, 0);
       if (std::none_of(subscriptions.begin(), subscriptions.end(), [&](const Subscription& s) { return s.stream == stream; }))
         throw std::runtime_error("claimed an unknown subscription " + stream);
-      handed.push_back({stream, PQgetvalue(leases.get(), row, 1), PQgetvalue(leases.get(), row, 2)});
+      Handed batch{stream, PQgetvalue(leases.get(), row, 1), PQgetvalue(leases.get(), row, 2)};
+      CheckHanded(batch);
+      handed.push_back(std::move(batch));
     }
     if (handed.empty()) {
       if (Finished(connection, done)) return 0;
