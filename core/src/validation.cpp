@@ -78,6 +78,14 @@ void ValidateMeta(std::string_view stream, JsonKind meta_kind) {
                           std::string(JsonKindName(meta_kind)));
 }
 
+void ValidateIdempotencyKey(std::string_view stream, JsonKind key_kind, std::string_view key) {
+  const std::string what = "meta.idempotency_key for stream " + Quoted(stream);
+  if (key_kind != JsonKind::kString)
+    throw ValidationError(what + " must be a string, not " + std::string(JsonKindName(key_kind)));
+  if (key.empty()) throw ValidationError(what + " must not be empty");
+  ValidateIndexedBytes(key.size(), what, kMaxIdempotencyKeyBytes);
+}
+
 void ValidateCommitSize(std::string_view stream, std::size_t events_bytes, std::size_t meta_bytes) {
   if (events_bytes + meta_bytes > kMaxPayloadBytes)
     throw ValidationError("events and meta for stream " + Quoted(stream) + " take " +

@@ -13,6 +13,7 @@
 #include "act/core/text.hpp"
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
+#include "commit_keys.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
 #include "events_writer.hpp"
@@ -247,6 +248,13 @@ StreamHead CheckedHead(Datum stream_datum, std::string_view stream, std::optiona
   }
 }
 
+std::vector<SentEvent> SentEvents(const std::vector<EventInput>& events) {
+  std::vector<SentEvent> sent;
+  sent.reserve(events.size());
+  for (const EventInput& event : events) sent.push_back(SentEvent{event.name, event.data});
+  return sent;
+}
+
 }  // namespace
 }  // namespace act::pg
 
@@ -265,6 +273,7 @@ ACT_SQL_FUNCTION(act_commit) {
   Jsonb* meta = PG_ARGISNULL(2) ? pg::EmptyObject() : pg::JsonbArg(fcinfo, 2);
   core::ValidateMeta(stream, pg::RootKind(meta));
   pg::ValidateCorrelation(stream, meta);
+  const std::optional<std::string> key = pg::IdempotencyKeyOf(stream, meta);
   const std::optional<long long> expected =
       PG_ARGISNULL(3) ? std::nullopt : std::optional<long long>(pg::ExpectedVersionArg(fcinfo));
   core::ValidateExpectedVersion(stream, expected);
@@ -283,16 +292,26 @@ ACT_SQL_FUNCTION(act_commit) {
     // waiting for the registry on a stream lock just taken, so that a
     // transaction that subscribed may go on to commit (locks.hpp).
     pg::RequirePrimary("act.commit");
-    if (expected) pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
-    if (!pg::ConcurrentMode()) pg::TakeCommitFence();
-    if (expected && pg::ConcurrentMode()) {
-      const std::function<void()> recheck = [stream_datum, stream, &expected] {
-        pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
-      };
-      pg::LockStreamAndRegistry(stream_datum, &recheck);
-    } else {
-      pg::LockStreamAndRegistry(stream_datum);
+    try {
+      if (expected) pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
+      if (!pg::ConcurrentMode()) pg::TakeCommitFence();
+      if (expected && pg::ConcurrentMode()) {
+        const std::function<void()> recheck = [stream_datum, stream, &expected] {
+          pg::FailIfAlreadyPassed(stream_datum, stream, *expected);
+        };
+        pg::LockStreamAndRegistry(stream_datum, &recheck);
+      } else {
+        pg::LockStreamAndRegistry(stream_datum);
+      }
+    } catch (const core::ConcurrencyError&) {
+      // The retry of a keyed commit that landed meets the head it moved.
+      if (key && pg::ReplayKeyedCommit(stream_datum, stream, *key, pg::SentEvents(events), result)) return Datum(0);
+      throw;
     }
+    // Under the stream's lock no commit with this key can be in flight: the
+    // key answers before the stream's head is checked (a retry finds it moved,
+    // or closed since).
+    if (key && pg::ReplayKeyedCommit(stream_datum, stream, *key, pg::SentEvents(events), result)) return Datum(0);
   }
   // With the stream's lock held, a cached head is the committed head.
   const pg::StreamHead head = pg::CheckedHead(stream_datum, stream, expected, events.empty());

@@ -21,6 +21,9 @@ COMMENT ON TABLE act.events IS 'pg_act: the event log; ids are the global order,
 -- Few indexes on purpose: each one is paid by every commit.
 CREATE INDEX events_snapshot_ix ON act.events (stream, id) WHERE name = '__snapshot__';
 CREATE INDEX events_correlation_ix ON act.events ((meta ->> 'correlation'));
+-- Idempotency keys (act.commit, meta.idempotency_key): only keyed events are
+-- in it, so commits without a key pay the predicate alone.
+CREATE INDEX events_idempotency_ix ON act.events (stream, (meta ->> 'idempotency_key')) WHERE meta ? 'idempotency_key';
 
 -- The recorded predecessor hash of a stream whose head events were removed
 -- by a windowed act.truncate: the chain of such a stream verifies against it.

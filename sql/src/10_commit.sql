@@ -13,6 +13,12 @@ AS 'MODULE_PATHNAME', 'act_commit';
 COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, bigint) IS
   'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
 
+CREATE FUNCTION act.commit_by_key(stream text, idempotency_key text) RETURNS SETOF act.events
+LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_commit_by_key';
+COMMENT ON FUNCTION act.commit_by_key(text, text) IS
+  'The events the commit with this meta.idempotency_key wrote to the stream, by version (none when no such commit)';
+
 CREATE FUNCTION act.forget_pii(stream text) RETURNS bigint
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE

@@ -29,7 +29,7 @@ GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.
 
 GRANT EXECUTE ON FUNCTION
   act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
-  act.version(text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
+  act.version(text), act.commit_by_key(text, text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
   act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int),
   act.status(), act.lag(text, int), act.metrics(),

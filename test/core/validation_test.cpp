@@ -78,6 +78,17 @@ TEST(Validation, ExpectedVersionAndMeta) {
             "meta for stream \"s\" must be a JSON object, not an array");
 }
 
+TEST(Validation, IdempotencyKey) {
+  EXPECT_NO_THROW(ValidateIdempotencyKey("s", JsonKind::kString, "order-42"));
+  EXPECT_NO_THROW(ValidateIdempotencyKey("s", JsonKind::kString, std::string(kMaxIdempotencyKeyBytes, 'k')));
+  EXPECT_EQ(MessageOf([] { ValidateIdempotencyKey("s", JsonKind::kNumber, {}); }),
+            "meta.idempotency_key for stream \"s\" must be a string, not a number");
+  EXPECT_EQ(MessageOf([] { ValidateIdempotencyKey("s", JsonKind::kString, ""); }),
+            "meta.idempotency_key for stream \"s\" must not be empty");
+  EXPECT_EQ(MessageOf([] { ValidateIdempotencyKey("s", JsonKind::kString, std::string(201, 'k')); }),
+            "meta.idempotency_key for stream \"s\" takes 201 bytes: the limit is 200 bytes");
+}
+
 TEST(Validation, PayloadSizes) {
   EXPECT_NO_THROW(ValidateCommitSize("s", kMaxPayloadBytes - 2, 2));
   EXPECT_EQ(MessageOf([] { ValidateCommitSize("s", kMaxPayloadBytes, 1); }),

@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(45);
+SELECT plan(47);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -58,12 +58,22 @@ CREATE TEMP TABLE h_subscribe_all AS
   SELECT * FROM act.subscribe('[{"stream": "sp-all"}, {"stream": "sp-sub-4", "source": "sp-4"}]');
 CREATE TEMP TABLE h_commit_4 AS SELECT * FROM act.commit('sp-4', '[{"name": "E"}]');
 CREATE TEMP TABLE h_marks AS SELECT stream, correlated_at FROM act.subscriptions;
+-- Keyed commits: with = always true or ->> shadowed, a lookup that resolved
+-- them through the path would take the key as another stream's or miss it.
+CREATE TEMP TABLE h_keyed_1 AS SELECT * FROM act.commit('sp-5', '[{"name": "K"}]', '{"idempotency_key": "k-1"}');
+CREATE TEMP TABLE h_keyed_2 AS SELECT * FROM act.commit('sp-6', '[{"name": "K"}]', '{"idempotency_key": "k-1"}');
+CREATE TEMP TABLE h_keyed_3 AS SELECT * FROM act.commit('sp-5', '[{"name": "K"}]', '{"idempotency_key": "k-1"}');
+CREATE TEMP TABLE h_keyed_4 AS SELECT * FROM act.commit_by_key('sp-6', 'k-1');
 RESET search_path;
 
 SELECT results_eq('SELECT text_eq, now, unnested FROM h_shadowed',
   $$VALUES (true, '2000-01-01 00:00:00+00'::timestamptz, '{}'::int[])$$,
   'the shadows are in effect for the caller: = on text is always true, now() is fixed, unnest yields nothing');
 SELECT results_eq('SELECT version, name FROM h_commit_1 ORDER BY version', $$VALUES (0, 'A'), (1, 'B')$$, 'commit: a new stream');
+SELECT results_eq('SELECT stream, version FROM h_keyed_2', $$VALUES ('sp-6', 0)$$,
+  'a keyed commit: the same key on another stream writes');
+SELECT results_eq('SELECT id FROM h_keyed_3 UNION ALL SELECT id FROM h_keyed_4',
+  'SELECT id FROM h_keyed_1 UNION ALL SELECT id FROM h_keyed_2', 'a keyed retry and act.commit_by_key find the key''s own commit');
 SELECT results_eq('SELECT version, name FROM h_commit_2', $$VALUES (0, 'C')$$,
   'commit: another new stream (the first one''s head is not taken for it)');
 SELECT results_eq('SELECT version, present FROM h_version', $$VALUES (-1, 1)$$,
@@ -103,7 +113,7 @@ SELECT results_eq($$
    ORDER BY 1, 2$$,
   $$SELECT r, f FROM (VALUES
       ('app_admin', 'ack'), ('app_admin', 'add_checkpoint_signature'), ('app_admin', 'block'),
-      ('app_admin', 'checkpoint'), ('app_admin', 'checkpoint'), ('app_admin', 'claim'), ('app_admin', 'claim_events'), ('app_admin', 'commit'),
+      ('app_admin', 'checkpoint'), ('app_admin', 'checkpoint'), ('app_admin', 'claim'), ('app_admin', 'claim_events'), ('app_admin', 'commit'), ('app_admin', 'commit_by_key'),
       ('app_admin', 'defer'), ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'), ('app_admin', 'horizon'),
       ('app_admin', 'horizon_holders'), ('app_admin', 'lag'), ('app_admin', 'log_entries'),
       ('app_admin', 'log_position'), ('app_admin', 'log_size'), ('app_admin', 'log_wait'),
@@ -113,7 +123,7 @@ SELECT results_eq($$
       ('app_admin', 'query_streams'), ('app_admin', 'register_log_key'), ('app_admin', 'reset'),
       ('app_admin', 'reset_counters'), ('app_admin', 'seal'), ('app_admin', 'status'), ('app_admin', 'subscribe'),
       ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_log'),
-      ('app_admin', 'version'), ('app_admin', 'wait'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
+      ('app_admin', 'version'), ('app_admin', 'wait'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
       ('app_reader', 'horizon_holders'), ('app_reader', 'lag'), ('app_reader', 'log_entries'),
       ('app_reader', 'log_position'), ('app_reader', 'log_size'), ('app_reader', 'log_wait'),
       ('app_reader', 'max_event_id'), ('app_reader', 'merkle_root'), ('app_reader', 'metrics'),
@@ -121,7 +131,7 @@ SELECT results_eq($$
       ('app_reader', 'prove_stream'), ('app_reader', 'query'), ('app_reader', 'query_stats'),
       ('app_reader', 'query_streams'), ('app_reader', 'status'), ('app_reader', 'verify'),
       ('app_reader', 'verify_log'), ('app_reader', 'version'), ('app_reader', 'wait'), ('app_worker', 'ack'),
-      ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'claim_events'), ('app_worker', 'commit'),
+      ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'claim_events'), ('app_worker', 'commit'), ('app_worker', 'commit_by_key'),
       ('app_worker', 'event_hash'), ('app_worker', 'forget_pii'), ('app_worker', 'horizon'),
       ('app_worker', 'horizon_holders'), ('app_worker', 'lag'), ('app_worker', 'log_entries'),
       ('app_worker', 'log_position'), ('app_worker', 'log_size'), ('app_worker', 'log_wait'),
@@ -130,7 +140,7 @@ SELECT results_eq($$
       ('app_worker', 'prove_stream'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
       ('app_worker', 'query_streams'), ('app_worker', 'status'), ('app_worker', 'subscribe'),
       ('app_worker', 'verify'), ('app_worker', 'verify_log'), ('app_worker', 'version'), ('app_worker', 'wait'),
-      ('app_writer', 'commit'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
+      ('app_writer', 'commit'), ('app_writer', 'commit_by_key'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
       ('app_writer', 'horizon_holders'), ('app_writer', 'lag'), ('app_writer', 'log_entries'),
       ('app_writer', 'log_position'), ('app_writer', 'log_size'), ('app_writer', 'log_wait'),
       ('app_writer', 'max_event_id'), ('app_writer', 'merkle_root'), ('app_writer', 'metrics'),
@@ -185,7 +195,7 @@ SELECT results_eq($$
                            'SELECT setval(''act.events_id_seq'', 1)']) s
    ORDER BY 1, 2$$,
   'no application role can UPDATE, DELETE or TRUNCATE the tables or set the sequence (42501)');
-SELECT is((SELECT count(*) FROM act.events), 5::bigint, 'the log is unchanged');
+SELECT is((SELECT count(*) FROM act.events), 7::bigint, 'the log is unchanged');
 
 SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.commit('r', '[{"name": "A"}]')$$), '42501',
   'act_reader cannot commit');
@@ -204,7 +214,7 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w
   'act_writer commits');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
-SELECT is((SELECT count(*) FROM act.events), 6::bigint, 'only the granted commit wrote');
+SELECT is((SELECT count(*) FROM act.events), 8::bigint, 'only the granted commit wrote');
 
 -- pg_act's locks cannot be taken by other roles: the commit fence and the
 -- stream locks are advisory lock tags of kinds no SQL function can take

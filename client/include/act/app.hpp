@@ -52,6 +52,11 @@ struct AsOf {
 struct DoOptions {
   // Carried in every event's meta; a fresh id is generated when empty.
   std::optional<std::string> correlation;
+  // Makes the action idempotent per stream (meta.idempotency_key, 1 to 200
+  // bytes): once a commit with this key landed, do_action with the same key
+  // returns the events it wrote instead of running again, and a commit whose
+  // reply was lost is sent again safely.
+  std::optional<std::string> idempotency_key{};
 };
 
 struct ActionResult {

@@ -110,10 +110,16 @@ class Store {
 
   // Appends events atomically. expected_version: empty = no check, -1 = the
   // stream must not exist, N = its head must be N. Returns the new rows.
-  // A null meta is sent as {}, like a null event data.
+  // A null meta is sent as {}, like a null event data. A meta with
+  // "idempotency_key" makes the commit idempotent: sent again (a reply lost),
+  // it returns the rows the first one wrote (docs/reference.md, act.commit).
   std::vector<Committed> commit(std::string_view stream, const std::vector<Message>& events,
                                 const nlohmann::json& meta = nlohmann::json::object(),
                                 std::optional<std::int32_t> expected_version = std::nullopt);
+
+  // The events the commit carrying meta.idempotency_key `key` wrote to the
+  // stream, by version; none when there is no such commit.
+  std::vector<Committed> commit_by_key(std::string_view stream, std::string_view key);
 
   // Streams the matching events to on_event in order, one page per round
   // trip; returns how many were delivered. The connection is back in the pool

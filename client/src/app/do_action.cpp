@@ -83,6 +83,43 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
   return result;
 }
 
+// A keyed action whose commit landed before (a retry after a lost reply, or
+// a request repeated): the events that commit wrote, with the state now.
+ActionResult already_done(AppCore& core, const detail::StateModel& model, const std::string& stream,
+                          std::vector<Committed> events, std::int32_t attempt) {
+  core.cache.drop(stream);
+  detail::AnySnapshot now = load_current(core.store, core.cache, core.counters, model, stream, false);
+  ActionResult result;
+  result.attempts = attempt;
+  result.events = std::move(events);
+  result.version = now.version;
+  result.id = now.id;
+  result.state = std::move(now.state);
+  return result;
+}
+
+// The connection broke or the server went away while the commit was on its
+// way: it may or may not have landed.
+bool in_doubt(const StoreError& error) {
+  const std::string& code = error.sqlstate();
+  return code.empty() || code == "40003" || code.starts_with("08") || code.starts_with("57P");
+}
+
+// A keyed commit whose outcome is in doubt is sent again as it was: if the
+// first landed, the database answers with its rows. Up to three times.
+std::vector<Committed> commit_keyed(AppCore& core, const detail::ActionModel& action, const std::string& stream,
+                                    const std::vector<Message>& messages, const nlohmann::json& meta,
+                                    std::optional<std::int32_t> expected) {
+  for (int resent = 0;; ++resent) {
+    try {
+      return core.store.commit(stream, messages, meta, expected);
+    } catch (const StoreError& error) {
+      if (!in_doubt(error) || resent >= 3) throw;
+      std::this_thread::sleep_for(backoff_delay(action.retry.backoff, resent));
+    }
+  }
+}
+
 }  // namespace
 
 ActionResult run_action(AppCore& core, std::string_view action_name, const Target& target,
@@ -96,8 +133,13 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
 
   // Once, before any attempt: a payload does not get better by retrying.
   const std::any parsed = action.parse(payload);
-  const nlohmann::json meta =
-      action_meta(options.correlation.value_or(new_correlation_id()), action.name, target, caused_by);
+  nlohmann::json meta = action_meta(options.correlation.value_or(new_correlation_id()), action.name, target, caused_by);
+  const std::optional<std::string>& key = options.idempotency_key;
+  if (key) meta["idempotency_key"] = *key;
+  // The commit this key already made, if any.
+  const auto done_before = [&]() -> std::vector<Committed> {
+    return key ? core.store.commit_by_key(target.stream, *key) : std::vector<Committed>{};
+  };
 
   const auto load = [&](bool use_cache) {
     return load_current(core.store, core.cache, core.counters, model, target.stream, use_cache);
@@ -117,6 +159,9 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // Read from the store (a cache hit is reloaded above, and a recheck
       // reads the store): the pinned version is stale, whatever the rules
       // would say of a state the caller never saw. The commit would refuse it too.
+      // Unless this keyed action is what moved it.
+      if (std::vector<Committed> done = done_before(); !done.empty())
+        return already_done(core, model, target.stream, std::move(done), attempt);
       Counters::bump(core.counters.conflicts);
       throw ConcurrencyError(target.stream, target.expected_version, loaded.version);
     }
@@ -127,12 +172,19 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
     } catch (const InvariantError&) {
       // A refusal must rest on the store's state, not on a cache that may be
       // behind (commits by other processes): check once more on a fresh load.
-      if (!loaded.cache_hit) throw;
+      if (!loaded.cache_hit) {
+        // A keyed action that already ran meets the state it made.
+        if (std::vector<Committed> done = done_before(); !done.empty())
+          return already_done(core, model, target.stream, std::move(done), attempt);
+        throw;
+      }
       read_store = true;
       Counters::bump(core.counters.cache_rechecks);
       continue;
     }
     if (emitted.empty()) {
+      if (std::vector<Committed> done = done_before(); !done.empty())
+        return already_done(core, model, target.stream, std::move(done), attempt);
       ActionResult unchanged;
       unchanged.version = loaded.version;
       unchanged.id = loaded.id;
@@ -145,7 +197,14 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
     std::vector<Committed> committed;
     try {
       // The loaded version guards the commit; -1 (a new stream) means it must still not exist.
-      committed = core.store.commit(target.stream, messages, meta, target.expected_version.value_or(loaded.version));
+      const std::optional<std::int32_t> expected = target.expected_version.value_or(loaded.version);
+      committed = key ? commit_keyed(core, action, target.stream, messages, meta, expected)
+                      : core.store.commit(target.stream, messages, meta, expected);
+    } catch (const ValidationError&) {
+      // A keyed action that already ran may emit other events on the state it made.
+      if (std::vector<Committed> done = done_before(); !done.empty())
+        return already_done(core, model, target.stream, std::move(done), attempt);
+      throw;
     } catch (const StreamClosedError&) {
       core.cache.drop(target.stream);
       throw;

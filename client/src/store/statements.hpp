@@ -15,6 +15,10 @@ inline constexpr db::Statement kCommit{
     "act_commit", "act.commit",
     "SELECT " ACT_EVENT_COLUMNS " FROM act.commit($1, $2::jsonb, $3::jsonb, $4::int) e"};
 
+inline constexpr db::Statement kCommitByKey{
+    "act_commit_by_key", "act.commit_by_key",
+    "SELECT " ACT_EVENT_COLUMNS " FROM act.commit_by_key($1, $2) e"};
+
 // names travel as a jsonb array (no array parameters in libpqxx 6).
 inline constexpr db::Statement kQuery{
     "act_query", "act.query",

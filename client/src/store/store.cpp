@@ -87,6 +87,15 @@ std::vector<Committed> Store::commit(std::string_view stream, const std::vector<
   return committed;
 }
 
+std::vector<Committed> Store::commit_by_key(std::string_view stream, std::string_view key) {
+  db::Params params;
+  params.text(stream).text(key);
+  std::vector<Committed> committed;
+  run(*pool_, store_sql::kCommitByKey, params,
+      [&](const db::Row& row) { committed.push_back(store_rows::committed_from(row)); }, stream);
+  return committed;
+}
+
 std::int64_t Store::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
   if (query.limit && *query.limit < 0) throw ValidationError("query: limit must be 0 (no limit) or more", "act.query", "limit");
   const bool limited = query.limit && *query.limit > 0;

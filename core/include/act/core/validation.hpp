@@ -14,6 +14,7 @@ inline constexpr std::size_t kMaxEventNameBytes = 200;
 inline constexpr std::size_t kMaxLaneBytes = 200;
 inline constexpr std::size_t kMaxCorrelationBytes = 1000;    // meta.correlation
 inline constexpr std::size_t kMaxCorrelatorKeyBytes = 1000;  // act.subscribe's correlator.key
+inline constexpr std::size_t kMaxIdempotencyKeyBytes = 200;  // meta.idempotency_key
 // The most a commit's events and meta may weigh together, and any other jsonb
 // argument parsed in C++ (uncompressed jsonb bytes). Work on a payload takes
 // several times its size in backend memory; past this a call is refused
@@ -53,6 +54,10 @@ void ValidateExpectedVersion(std::string_view stream, std::optional<long long> e
 
 // meta must be a JSON object.
 void ValidateMeta(std::string_view stream, JsonKind meta_kind);
+
+// meta.idempotency_key, when present: a string of 1 to kMaxIdempotencyKeyBytes
+// bytes (`key` is valid when key_kind is kString).
+void ValidateIdempotencyKey(std::string_view stream, JsonKind key_kind, std::string_view key);
 
 // events and meta of one commit: at most kMaxPayloadBytes together.
 void ValidateCommitSize(std::string_view stream, std::size_t events_bytes, std::size_t meta_bytes);
