@@ -84,18 +84,20 @@ std::unordered_map<std::string, Names> NamesOf(const std::vector<ClaimedRow>& ro
 // horizon was computed: every event at or below it is visible then. (The
 // calling statement's snapshot may predate a commit at or below the horizon
 // that another row's source saw land, and a worker acking the ids it was
-// handed would then skip that event for good.)
+// handed would then skip that event for good. Under REPEATABLE READ the
+// transaction's snapshot is older still: a fresh one is taken there too;
+// the events are immutable once visible, so reading them newer is safe.)
 class ReadSnapshot {
  public:
   ReadSnapshot() {
     Guard([] {
       CommandCounterIncrement();  // as a statement of the function would: the transaction's writes are seen
-      PushActiveSnapshot(GetTransactionSnapshot());
+      PushActiveSnapshot(IsolationUsesXactSnapshot() ? GetLatestSnapshot() : GetTransactionSnapshot());
     });
   }
-  ~ReadSnapshot() {
-    // Unwinding an error: the abort that follows pops it.
-    if (std::uncaught_exceptions() > 0) return;
+  // Called once the reads are done. Left pushed when an error unwinds: the
+  // abort that follows pops it (a destructor must not raise).
+  void Release() {
     Guard([] { PopActiveSnapshot(); });
   }
   ReadSnapshot(const ReadSnapshot&) = delete;
@@ -111,11 +113,13 @@ class RowMemory {
   }
   ~RowMemory() {
     MemoryContextSwitchTo(previous_);
-    // Unwinding an error whose data may live here: the context goes with
-    // the function's (a child of it).
+    // Unwinding an error: its ErrorData may live here until the bridge
+    // re-raises it, so the context goes with the function's (a child of it).
     if (std::uncaught_exceptions() == 0) MemoryContextDelete(context_);
   }
-  void Reset() { MemoryContextReset(context_); }
+  void Reset() {
+    Guard([this] { MemoryContextReset(context_); });
+  }
   RowMemory(const RowMemory&) = delete;
   RowMemory& operator=(const RowMemory&) = delete;
 
@@ -150,7 +154,7 @@ ACT_SQL_FUNCTION(act_claim_events) {
     const std::unordered_map<std::string, pg::Names> names = pg::NamesOf(rows);
     // One horizon for every row: what the claim itself was capped at or below.
     const int64 horizon = pg::Horizon();
-    const pg::ReadSnapshot snapshot;
+    pg::ReadSnapshot snapshot;
     pg::RowMemory memory;
     for (const pg::ClaimedRow& row : rows) {
       const auto found = names.find(std::string(pg::VarlenaBytes(row.stream)));
@@ -171,6 +175,7 @@ ACT_SQL_FUNCTION(act_claim_events) {
       pg::Guard([result, &values, &nulls] { tuplestore_putvalues(result->setResult, result->setDesc, values, nulls); });
       memory.Reset();
     }
+    snapshot.Release();
   }
   spi.Finish();
   return Datum(0);
