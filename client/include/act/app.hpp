@@ -108,15 +108,16 @@ class App {
                          const DoOptions& options = {});
 
   // The current state: the cache (no database access), else the latest
-  // snapshot plus the events after it.
+  // snapshot plus the events after it. A cache hit may be behind other
+  // processes' commits: LoadOptions{.fresh = true} reads past it.
   template <class S>
-  Snapshot<S> load(const State<S>& state, std::string_view stream) {
-    return detail::typed<S>(load_any(state.model(), stream, nullptr));
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const LoadOptions& options = {}) {
+    return detail::typed<S>(load_any(state.model(), stream, options));
   }
 
   template <class S>
   Snapshot<S> load(const State<S>& state, std::string_view stream, const AsOf& as_of) {
-    return detail::typed<S>(load_any(state.model(), stream, &as_of));
+    return detail::typed<S>(load_as_of(state.model(), stream, as_of));
   }
 
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
@@ -142,7 +143,9 @@ class App {
   // there are dynamic targets, and a waker on a connection of its own that
   // waits for commits (act.wait, or LISTEN act_commit when notifications are
   // on). Workers also drain every lane's cycle without a wake-up. Their
-  // failures go to the on_failure listener or, without one, to stderr.
+  // failures go to the on_failure listener or, without one, to stderr. An
+  // app without reactions starts only the waker, when its cache is on: a
+  // notification naming a cached stream drops the stale state.
   void start(const WorkerOptions& options = {});
   // Stops the workers: each finishes the event in hand, acknowledges what it
   // handled and releases the rest of its leases. Also run by the destructor.
@@ -165,7 +168,8 @@ class App {
  private:
   friend class AppBuilder;
   explicit App(std::unique_ptr<app_detail::AppCore> core);
-  detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const AsOf* as_of);
+  detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
+  detail::AnySnapshot load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of);
 
   std::unique_ptr<app_detail::AppCore> core_;
 };

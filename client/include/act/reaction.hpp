@@ -93,10 +93,12 @@ class ReactionContext {
   // and causation.event = {id, name, stream}.
   ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload);
 
-  // The stream's current state (cache, else snapshot plus replay).
+  // The stream's current state. Fresh by default: a handler often runs
+  // because another process just committed, so a cache hit is brought up to
+  // date with the store (LoadOptions{.fresh = false} trusts it as it is).
   template <class S>
-  Snapshot<S> load(const State<S>& state, std::string_view stream) {
-    return detail::typed<S>(load_any(state.model(), stream));
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const LoadOptions& options = LoadOptions{.fresh = true}) {
+    return detail::typed<S>(load_any(state.model(), stream, options));
   }
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
@@ -107,7 +109,7 @@ class ReactionContext {
   bool stopping() const noexcept;
 
  private:
-  detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream);
+  detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
 
   app_detail::AppCore& core_;
   const Committed& event_;

@@ -21,6 +21,14 @@ struct Snapshot {
   std::int32_t replayed = 0;       // events this load read from the store
 };
 
+// How a load treats the process's state cache.
+struct LoadOptions {
+  // Also read what the store has past the cached position (one read of the
+  // stream after the cached event's id): commits made by other processes are
+  // folded in. Without it a cache hit is the answer, with no database access.
+  bool fresh = false;
+};
+
 namespace detail {
 using AnySnapshot = Snapshot<std::any>;
 

@@ -17,9 +17,13 @@ ActionResult App::do_action(std::string_view action, const Target& target, const
   return app_detail::run_action(*core_, action, target, payload, options);
 }
 
-detail::AnySnapshot App::load_any(const detail::StateModel& state, std::string_view stream, const AsOf* as_of) {
-  if (as_of) return app_detail::load_as_of(core_->store, state, stream, *as_of);
-  return app_detail::load_current(core_->store, core_->cache, core_->counters, state, stream, true);
+detail::AnySnapshot App::load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options) {
+  return app_detail::load_current(core_->store, core_->cache, core_->counters, state, stream,
+                                  options.fresh ? app_detail::CacheUse::kCatchUp : app_detail::CacheUse::kTrust);
+}
+
+detail::AnySnapshot App::load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of) {
+  return app_detail::load_as_of(core_->store, state, stream, as_of);
 }
 
 std::int64_t App::query(const Query& query, const std::function<void(const Committed&)>& on_event) {

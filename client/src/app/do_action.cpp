@@ -54,7 +54,7 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
     // Events we never saw came first (a pinned version met a moved head):
     // fold from the store rather than guess.
     core.cache.drop(stream);
-    after = load_current(core.store, core.cache, core.counters, model, stream, false);
+    after = load_current(core.store, core.cache, core.counters, model, stream, CacheUse::kBypass);
   }
 
   if (contiguous && model.snap && model.snap(after.state, SnapStats{after.version, after.id, after.patches, after.snaps})) {
@@ -88,7 +88,7 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
 ActionResult already_done(AppCore& core, const detail::StateModel& model, const std::string& stream,
                           std::vector<Committed> events, std::int32_t attempt) {
   core.cache.drop(stream);
-  detail::AnySnapshot now = load_current(core.store, core.cache, core.counters, model, stream, false);
+  detail::AnySnapshot now = load_current(core.store, core.cache, core.counters, model, stream, CacheUse::kBypass);
   ActionResult result;
   result.attempts = attempt;
   result.events = std::move(events);
@@ -142,7 +142,8 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
   };
 
   const auto load = [&](bool use_cache) {
-    return load_current(core.store, core.cache, core.counters, model, target.stream, use_cache);
+    return load_current(core.store, core.cache, core.counters, model, target.stream,
+                        use_cache ? CacheUse::kTrust : CacheUse::kBypass);
   };
   int retries_used = 0;
   bool conflict_recheck_used = false;

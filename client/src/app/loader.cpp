@@ -38,9 +38,22 @@ cache::Entry cache_entry(const detail::AnySnapshot& snapshot) {
   return cache::Entry{snapshot.state, snapshot.version, snapshot.id, snapshot.patches, snapshot.snaps};
 }
 
+namespace {
+
+// A closed stream is not cached: every action on it must see the tombstone.
+void remember(cache::StateCache& cache, std::string_view stream, const detail::AnySnapshot& snapshot) {
+  if (snapshot.event && snapshot.event->name == kTombstoneEvent) {
+    cache.drop(stream);
+  } else {
+    cache.put(stream, cache_entry(snapshot));
+  }
+}
+
+}  // namespace
+
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
-                                 const detail::StateModel& model, std::string_view stream, bool use_cache) {
-  if (use_cache) {
+                                 const detail::StateModel& model, std::string_view stream, CacheUse use) {
+  if (use != CacheUse::kBypass) {
     // An entry made by another state type for the same stream name is no use here.
     if (auto hit = cache.get(stream); hit && hit->state.type() == model.state_type) {
       Counters::bump(counters.cache_hits);
@@ -51,6 +64,19 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
       snapshot.patches = hit->patches;
       snapshot.snaps = hit->snaps;
       snapshot.cache_hit = true;
+      if (use == CacheUse::kCatchUp) {
+        // An exact stream's read is never capped by the horizon: every
+        // commit of it visible now is read.
+        Query query;
+        query.stream = std::string(stream);
+        query.after = snapshot.id;
+        query.with_snaps = true;
+        store.query(query, [&](const Committed& event) {
+          fold(model, snapshot, event);
+          ++snapshot.replayed;
+        });
+        if (snapshot.replayed > 0) remember(cache, stream, snapshot);
+      }
       return snapshot;
     }
     Counters::bump(counters.cache_misses);
@@ -59,8 +85,7 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
   query.stream = std::string(stream);
   query.with_snaps = true;  // starts at the stream's latest snapshot
   detail::AnySnapshot snapshot = replay(store, model, query);
-  // A closed stream is not cached: every action on it must see the tombstone.
-  if (snapshot.replayed > 0 && snapshot.event->name != kTombstoneEvent) cache.put(stream, cache_entry(snapshot));
+  if (snapshot.replayed > 0) remember(cache, stream, snapshot);
   return snapshot;
 }
 

@@ -16,9 +16,14 @@ namespace act::app_detail {
 // does not reduce) only moves the head.
 void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event);
 
-// use_cache false reads the store even when the cache has the stream.
+enum class CacheUse {
+  kTrust,    // a hit is the answer (no database access)
+  kCatchUp,  // a hit is brought up to date with the events after it
+  kBypass,   // the store is read even when the cache has the stream
+};
+
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
-                                 const detail::StateModel& model, std::string_view stream, bool use_cache);
+                                 const detail::StateModel& model, std::string_view stream, CacheUse use);
 
 detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
                                const AsOf& as_of);

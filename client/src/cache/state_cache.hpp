@@ -25,6 +25,7 @@ struct Entry {
 class StateCache {
  public:
   explicit StateCache(std::size_t capacity) : capacity_(capacity) {}
+  bool enabled() const noexcept { return capacity_ > 0; }
 
   // A copy of the entry, now the most recently used.
   std::optional<Entry> get(std::string_view stream);

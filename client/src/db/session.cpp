@@ -55,15 +55,15 @@ std::string rollback_sqlstate(const pqxx::transaction_rollback& error) {
 
 }  // namespace
 
-// Counts the notifications libpqxx hands to this channel's receiver.
-class NotificationCounter final : public pqxx::notification_receiver {
+// Keeps the payloads of the notifications libpqxx hands to this channel's receiver.
+class NotificationInbox final : public pqxx::notification_receiver {
  public:
-  NotificationCounter(pqxx::connection_base& connection, const std::string& channel, int& received)
+  NotificationInbox(pqxx::connection_base& connection, const std::string& channel, std::vector<std::string>& received)
       : pqxx::notification_receiver(connection, channel), received_(received) {}
-  void operator()(const std::string&, int) override { ++received_; }
+  void operator()(const std::string& payload, int) override { received_.push_back(payload); }
 
  private:
-  int& received_;
+  std::vector<std::string>& received_;
 };
 
 struct Session::Connection {
@@ -74,8 +74,8 @@ struct Session::Connection {
   std::map<std::size_t, pqxx::pipeline::query_id> queued;  // ticket -> query, not collected yet
   std::vector<std::string> preparing;        // names PREPAREd in the open pipeline
   std::size_t next_ticket = 0;
-  std::vector<std::unique_ptr<NotificationCounter>> listeners;
-  int notifications = 0;
+  std::vector<std::unique_ptr<NotificationInbox>> listeners;
+  std::vector<std::string> notifications;  // payloads received by the current await
 };
 
 Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter)
@@ -310,15 +310,15 @@ bool Session::in_transaction() const noexcept { return connection_->transaction 
 void Session::listen(const std::string& channel) {
   try {
     connection_->listeners.push_back(
-        std::make_unique<NotificationCounter>(connection_->handle, channel, connection_->notifications));
+        std::make_unique<NotificationInbox>(connection_->handle, channel, connection_->notifications));
   } catch (const std::exception& error) {
     broken_ = true;
     throw_mapped({"LISTEN", {}, error.what(), {}});
   }
 }
 
-int Session::await_notifications(std::chrono::milliseconds timeout) {
-  connection_->notifications = 0;
+std::vector<std::string> Session::await_notifications(std::chrono::milliseconds timeout) {
+  connection_->notifications.clear();
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
   try {
     connection_->handle.await_notification(static_cast<long>(micros / 1'000'000), static_cast<long>(micros % 1'000'000));
@@ -330,7 +330,7 @@ int Session::await_notifications(std::chrono::milliseconds timeout) {
     broken_ = true;
     throw_mapped({"LISTEN", {}, "the connection was lost while waiting for notifications", {}});
   }
-  return connection_->notifications;
+  return std::move(connection_->notifications);
 }
 
 }  // namespace act::db

@@ -52,9 +52,9 @@ class Session {
   bool in_transaction() const noexcept;
 
   // LISTEN on channel; then await_notifications() waits up to timeout and
-  // returns how many notifications arrived (0 when none did).
+  // returns the payloads of the notifications that arrived (none: empty).
   void listen(const std::string& channel);
-  int await_notifications(std::chrono::milliseconds timeout);
+  std::vector<std::string> await_notifications(std::chrono::milliseconds timeout);
 
   // False once the connection broke or, while idle, was closed by the
   // server; the pool then drops this session.

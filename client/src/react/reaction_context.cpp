@@ -14,8 +14,10 @@ ActionResult ReactionContext::do_action(std::string_view action, const Target& t
                                 app_detail::EventRef{event_.id, event_.name, event_.stream});
 }
 
-detail::AnySnapshot ReactionContext::load_any(const detail::StateModel& state, std::string_view stream) {
-  return app_detail::load_current(core_.store, core_.cache, core_.counters, state, stream, true);
+detail::AnySnapshot ReactionContext::load_any(const detail::StateModel& state, std::string_view stream,
+                                              const LoadOptions& options) {
+  return app_detail::load_current(core_.store, core_.cache, core_.counters, state, stream,
+                                  options.fresh ? app_detail::CacheUse::kCatchUp : app_detail::CacheUse::kTrust);
 }
 
 std::int64_t ReactionContext::query(const Query& query, const std::function<void(const Committed&)>& on_event) {

@@ -225,7 +225,9 @@ void Reactor::correlate_loop(const WorkerOptions& options) {
 
 void Reactor::start(const WorkerOptions& options) {
   const std::lock_guard lock(workers_mutex_);
-  if (!workers_.empty() || registry_->empty()) return;
+  if (!workers_.empty()) return;
+  // Without reactions the waker still keeps the cache fresh.
+  if (registry_->empty() && !core_.cache.enabled()) return;
   initialize();
   stopping_ = false;
   stop_.restart();
@@ -236,7 +238,9 @@ void Reactor::start(const WorkerOptions& options) {
   }
   if (correlator_) workers_.emplace_back([this, options] { correlate_loop(options); });
   workers_.emplace_back([this, options] {
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }).run(stop_);
+    // A commit named in a notification drops a cached state it left behind.
+    const auto forget_stale = [this](const CommitNotice& notice) { core_.cache.invalidate(notice.stream, notice.last_id - 1); };
+    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, forget_stale).run(stop_);
   });
 }
 

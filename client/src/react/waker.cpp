@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "act/errors.hpp"
 #include "db/session.hpp"
@@ -39,9 +41,15 @@ void Waker::watch(Signal& stop, std::chrono::milliseconds& backoff) {
   wake_();  // anything committed while nobody was watching
   const auto slice = static_cast<std::int32_t>(options_.wait_slice.count());
   while (!stop.stopped()) {
-    if (listening && session.await_notifications(options_.wait_slice) > 0) {
-      wake_();
-      continue;
+    if (listening) {
+      if (const std::vector<std::string> payloads = session.await_notifications(options_.wait_slice); !payloads.empty()) {
+        if (on_notice_) {
+          for (const std::string& payload : payloads)
+            if (const auto notice = read_commit_notice(payload)) on_notice_(*notice);
+        }
+        wake_();
+        continue;
+      }
     }
     const std::int64_t latest =
         single_int64(session, store_sql::kWait, db::Params().number(horizon).number(listening ? 0 : slice));

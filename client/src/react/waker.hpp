@@ -3,20 +3,24 @@
 // LISTEN act_commit when the database sends notifications, act.wait on the
 // horizon otherwise (and as a check between notifications, for commits made
 // with act.notify off). A lost connection is reopened with capped backoff.
-// Only a hint: the workers drain on their own cycle too.
+// Only a hint: the workers drain on their own cycle too. A notification that
+// names its stream is also passed on (the app's cache drops what it made stale).
 #include <chrono>
 #include <functional>
 #include <string>
 
 #include "act/drain.hpp"
+#include "react/commit_notice.hpp"
 #include "react/signal.hpp"
 
 namespace act::react {
 
 class Waker {
  public:
-  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake)
-      : conninfo_(std::move(conninfo)), options_(options), wake_(std::move(wake)) {}
+  using NoticeHandler = std::function<void(const CommitNotice&)>;
+
+  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake, NoticeHandler on_notice = {})
+      : conninfo_(std::move(conninfo)), options_(options), wake_(std::move(wake)), on_notice_(std::move(on_notice)) {}
 
   // Runs until stop is signalled.
   void run(Signal& stop);
@@ -28,6 +32,7 @@ class Waker {
   const std::string conninfo_;
   const WorkerOptions options_;
   const std::function<void()> wake_;
+  const NoticeHandler on_notice_;
 };
 
 }  // namespace act::react
