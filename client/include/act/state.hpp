@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/detail/event_versions.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/state_model.hpp"
 #include "act/errors.hpp"
@@ -188,6 +189,41 @@ class StateBuilder {
     return std::move(*this);
   }
 
+  // Declares how an event stored as from_name reads as its next version
+  // to_name (a later "_vN" of the same base): convert(const From&) returns
+  // the new payload (From and the result convert with nlohmann::json; by
+  // default From is the stored JSON). Upcasters chain (Foo -> Foo_v2 ->
+  // Foo_v3) and run on every read, before reducers, reaction handlers and
+  // projections; the stored event is never rewritten.
+  template <class From = nlohmann::json, class F>
+  StateBuilder upcast(std::string from_name, std::string to_name, F convert) && {
+    static_assert(std::is_invocable_v<F&, const From&>, "upcast(): convert(const From&) -> the new payload");
+    if (from_name.empty() || to_name.empty()) throw std::invalid_argument("upcast(): event names must not be empty");
+    if (model_->upcasts.contains(from_name))
+      throw std::invalid_argument("upcast(): " + from_name + " is upcast twice in " + model_->name);
+    const std::string target = model_->name + "." + from_name;
+    detail::UpcastModel upcast_model{std::move(to_name), {}};
+    upcast_model.convert = [convert = std::move(convert), target](const nlohmann::json& data) {
+      if constexpr (std::is_same_v<From, nlohmann::json>) {
+        return nlohmann::json(convert(data));
+      } else {
+        return nlohmann::json(convert(detail::parse_payload<From>(data, target)));
+      }
+    };
+    model_->upcasts.emplace(std::move(from_name), std::move(upcast_model));
+    return std::move(*this);
+  }
+
+  // The version of the state's shape (1 by default). Raise it when S changes
+  // in a way its from_json cannot read from an older snapshot: snapshots
+  // record the version they were written under, and one of another version
+  // is passed over (the stream is folded from its first event).
+  StateBuilder version(std::int32_t shape) && {
+    if (shape < 1) throw std::invalid_argument("version(): the state version must be 1 or more");
+    model_->version = shape;
+    return std::move(*this);
+  }
+
   // Starts an action whose payload type is P.
   template <class P>
   ActionBuilder<S, P> on(std::string action_name) && {
@@ -216,8 +252,11 @@ class StateBuilder {
     return std::move(*this);
   }
 
+  // Also checks the event versions: upcasters lead to a declared event,
+  // no two names are the same version of one event.
   State<S> build() && {
     if (!model_->init) throw std::invalid_argument("build(): state " + model_->name + " needs init()");
+    detail::settle_event_versions(*model_);
     return State<S>(std::move(model_));
   }
 

@@ -1,5 +1,6 @@
 #include "act/app.hpp"
 
+#include <map>
 #include <stdexcept>
 
 #include "app/app_core.hpp"
@@ -74,8 +75,31 @@ AppBuilder AppBuilder::lane(Lane lane) && {
   return std::move(*this);
 }
 
+namespace {
+
+// Every state's upcasters: reactions and projections read through them all.
+detail::Upcasts app_upcasts(const std::vector<std::shared_ptr<const detail::StateModel>>& states) {
+  // Two states that read the same event each declare its upcaster (their
+  // folds use their own); they must agree on where it leads.
+  detail::Upcasts upcasts;
+  std::map<std::string, const detail::StateModel*> declared_by;
+  for (const auto& state : states) {
+    for (const auto& [from, upcast] : state->upcasts) {
+      declared_by.emplace(from, state.get());
+      if (const auto [where, added] = upcasts.emplace(from, upcast); !added && where->second.to != upcast.to) {
+        throw std::invalid_argument("event " + from + " is upcast to " + where->second.to + " by " +
+                                    declared_by.at(from)->name + " and to " + upcast.to + " by " + state->name);
+      }
+    }
+  }
+  return upcasts;
+}
+
+}  // namespace
+
 App AppBuilder::build() && {
-  auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_));
+  auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_),
+                                                    app_upcasts(states_));
   auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);
   for (const auto& state : states_) {
     for (const auto& [name, action] : state->actions) {

@@ -35,6 +35,11 @@ std::vector<Message> to_messages(const detail::StateModel& model, const Events& 
     if (name == kSnapshotEvent || name == kTombstoneEvent) {
       throw ValidationError(model.name + ": actions cannot emit " + name, name, {});
     }
+    if (const auto replaced = model.deprecated.find(name); replaced != model.deprecated.end()) {
+      throw std::logic_error("state " + model.name + " emitted " + name + ", which " + replaced->second +
+                             " replaces: emit " + replaced->second + " (the reducer of " + name +
+                             " stays, for the events already stored)");
+    }
     if (const auto reducer = model.reducers.find(name); reducer != model.reducers.end()) reducer->second.validate(event.data);
     messages.push_back(Message{std::move(name), event.data, std::nullopt});
   }
@@ -60,9 +65,10 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
   if (contiguous && model.snap && model.snap(after.state, SnapStats{after.version, after.id, after.patches, after.snaps})) {
     const Committed& last = committed.back();
     try {
+      nlohmann::json meta = snapshot_meta(last.meta.value("correlation", ""), last);
+      meta["state_version"] = model.version;  // a later shape of the state passes it over
       const auto snapshot = core.store.commit(stream, {Message{std::string(kSnapshotEvent), model.serialize(after.state), {}}},
-                                              snapshot_meta(last.meta.value("correlation", ""), last),
-                                              after.version);
+                                              meta, after.version);
       after.version = snapshot.front().version;
       after.id = snapshot.front().id;
       after.patches = 0;

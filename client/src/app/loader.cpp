@@ -2,43 +2,80 @@
 
 #include <stdexcept>
 
+#include "act/detail/event_versions.hpp"
+#include "act/errors.hpp"
+
 namespace act::app_detail {
 
-void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event) {
-  if (event.name == kSnapshotEvent) {
-    if (!model.restore) throw std::logic_error("state " + model.name + " met a snapshot but has no from_json to read it");
-    snapshot.state = model.restore(event.data);
-    ++snapshot.snaps;
-    snapshot.patches = 0;
-  } else if (const auto reducer = model.reducers.find(event.name); reducer != model.reducers.end()) {
-    reducer->second.apply(snapshot.state, event);
-    ++snapshot.patches;
+namespace {
+
+// A snapshot this state cannot restore: written under another state version,
+// or one its from_json refuses. The load folds the stream from its first
+// event instead.
+struct UnusableSnapshot {};
+
+std::any restore_snapshot(const detail::StateModel& model, const Committed& event) {
+  const auto written = event.meta.find("state_version");
+  const std::int32_t version = written != event.meta.end() && written->is_number_integer() ? written->get<std::int32_t>() : 1;
+  if (version != model.version || !model.restore) throw UnusableSnapshot{};
+  try {
+    return model.restore(event.data);
+  } catch (const ValidationError&) {
+    throw UnusableSnapshot{};
   }
-  snapshot.version = event.version;
-  snapshot.id = event.id;
-  snapshot.event = event;
+}
+
+}  // namespace
+
+void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& stored, SnapshotUse use) {
+  if (stored.name == kSnapshotEvent) {
+    if (use == SnapshotUse::kRestore) {
+      snapshot.state = restore_snapshot(model, stored);
+      ++snapshot.snaps;
+      snapshot.patches = 0;
+    }
+    snapshot.event = stored;
+  } else {
+    Committed event = stored;
+    detail::upcast(model.upcasts, event);
+    if (const auto reducer = model.reducers.find(event.name); reducer != model.reducers.end()) {
+      reducer->second.apply(snapshot.state, event);
+      ++snapshot.patches;
+    }
+    snapshot.event = std::move(event);
+  }
+  // A snapshot passed over still takes a version: the head is the stream's.
+  snapshot.version = stored.version;
+  snapshot.id = stored.id;
 }
 
 namespace {
 
 // Folds what query reads onto the initial state.
-detail::AnySnapshot replay(Store& store, const detail::StateModel& model, const Query& query) {
+detail::AnySnapshot replay(Store& store, const detail::StateModel& model, const Query& query,
+                           SnapshotUse use = SnapshotUse::kRestore) {
   detail::AnySnapshot snapshot;
   snapshot.state = model.init();
   store.query(query, [&](const Committed& event) {
-    fold(model, snapshot, event);
+    fold(model, snapshot, event, use);
     ++snapshot.replayed;
   });
   return snapshot;
 }
 
-}  // namespace
-
-cache::Entry cache_entry(const detail::AnySnapshot& snapshot) {
-  return cache::Entry{snapshot.state, snapshot.version, snapshot.id, snapshot.patches, snapshot.snaps};
+// The stream from its latest snapshot on, or, when that snapshot cannot be
+// restored, every event from the first with the snapshots passed over.
+detail::AnySnapshot replay_stream(Store& store, const detail::StateModel& model, std::string_view stream) {
+  Query query;
+  query.stream = std::string(stream);
+  query.with_snaps = true;  // starts at the stream's latest snapshot
+  try {
+    return replay(store, model, query);
+  } catch (const UnusableSnapshot&) {
+    query.after = 0;  // with an id to start after, the read starts there, not at the snapshot
+    return replay(store, model, query, SnapshotUse::kPassOver);
+  }
 }
-
-namespace {
 
 // A closed stream is not cached: every action on it must see the tombstone.
 void remember(cache::StateCache& cache, std::string_view stream, const detail::AnySnapshot& snapshot) {
@@ -50,6 +87,10 @@ void remember(cache::StateCache& cache, std::string_view stream, const detail::A
 }
 
 }  // namespace
+
+cache::Entry cache_entry(const detail::AnySnapshot& snapshot) {
+  return cache::Entry{snapshot.state, snapshot.version, snapshot.id, snapshot.patches, snapshot.snaps};
+}
 
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
                                  const detail::StateModel& model, std::string_view stream, CacheUse use) {
@@ -66,13 +107,14 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
       snapshot.cache_hit = true;
       if (use == CacheUse::kCatchUp) {
         // An exact stream's read is never capped by the horizon: every
-        // commit of it visible now is read.
+        // commit of it visible now is read. Snapshots are read for their
+        // versions and passed over: the cached state already holds theirs.
         Query query;
         query.stream = std::string(stream);
         query.after = snapshot.id;
         query.with_snaps = true;
         store.query(query, [&](const Committed& event) {
-          fold(model, snapshot, event);
+          fold(model, snapshot, event, SnapshotUse::kPassOver);
           ++snapshot.replayed;
         });
         if (snapshot.replayed > 0) remember(cache, stream, snapshot);
@@ -81,10 +123,7 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
     }
     Counters::bump(counters.cache_misses);
   }
-  Query query;
-  query.stream = std::string(stream);
-  query.with_snaps = true;  // starts at the stream's latest snapshot
-  detail::AnySnapshot snapshot = replay(store, model, query);
+  detail::AnySnapshot snapshot = replay_stream(store, model, stream);
   if (snapshot.replayed > 0) remember(cache, stream, snapshot);
   return snapshot;
 }

@@ -11,10 +11,16 @@
 
 namespace act::app_detail {
 
+enum class SnapshotUse {
+  kRestore,   // a snapshot replaces the state (one this state cannot restore throws inside the loader)
+  kPassOver,  // a snapshot only moves the head
+};
+
 // Applies one event of the stream: a snapshot replaces the state, a known
-// event runs its reducer, anything else (a tombstone, an event this state
-// does not reduce) only moves the head.
-void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event);
+// event runs its reducer (after its upcasters), anything else (a tombstone,
+// an event this state does not reduce) only moves the head.
+void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event,
+          SnapshotUse use = SnapshotUse::kRestore);
 
 enum class CacheUse {
   kTrust,    // a hit is the answer (no database access)

@@ -62,8 +62,10 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
   query.limit = limit;
   std::map<std::string, SubscriptionSpec> targets;
   std::int64_t last_id = checkpoint_;
-  result.events = store_.query(query, [&](const Committed& event) {
-    last_id = event.id;
+  result.events = store_.query(query, [&](const Committed& stored) {
+    last_id = stored.id;
+    Committed event = stored;
+    registry_.upcast(event);  // resolvers see the version they are declared for
     for (Route& route : registry_.resolve_dynamic(event)) {
       auto [entry, added] = targets.try_emplace(route.target);
       SubscriptionSpec& spec = entry->second;

@@ -40,13 +40,15 @@ Handed handed_events(Store& store, const Registry& registry, const RowCoverage& 
   if (!registry.row_covers_fetch(lease.stream) && !coverage.covers(lease.stream)) {
     handed.events = fetch(store, registry, lease, events);
     handed.fetched_to = handed.events.empty() ? lease.at : handed.events.back().id;
-    return handed;
+  } else {
+    handed.fetched_to = claimed.events.empty() ? lease.at : claimed.events.back().id;
+    const std::vector<std::string> names = registry.fetch_names(lease.stream);
+    for (Committed& event : claimed.events) {
+      if (std::find(names.begin(), names.end(), event.name) != names.end()) handed.events.push_back(std::move(event));
+    }
   }
-  handed.fetched_to = claimed.events.empty() ? lease.at : claimed.events.back().id;
-  const std::vector<std::string> names = registry.fetch_names(lease.stream);
-  for (Committed& event : claimed.events) {
-    if (std::find(names.begin(), names.end(), event.name) != names.end()) handed.events.push_back(std::move(event));
-  }
+  // Selected by their stored names, handled as the versions handlers declare.
+  for (Committed& event : handed.events) registry.upcast(event);
   return handed;
 }
 

@@ -26,8 +26,9 @@ std::string digest(const std::vector<std::string>& parts) {
 }  // namespace
 
 Registry::Registry(std::vector<detail::ReactionModel> reactions,
-                   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes)
-    : reactions_(std::move(reactions)), projections_(std::move(projections)) {
+                   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes,
+                   detail::Upcasts upcasts)
+    : upcasts_(std::move(upcasts)), reactions_(std::move(reactions)), projections_(std::move(projections)) {
   lanes_.emplace(std::string(kDefaultLane), Lane{std::string(kDefaultLane)});
   for (Lane& lane : lanes) {
     if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
@@ -47,12 +48,13 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
     if (!names_seen.emplace(reaction.event, reaction.name).second)
       throw std::invalid_argument(owner + " is declared twice");
     by_event_.emplace(reaction.event, &reaction);
-    reactive_names_.insert(reaction.event);
+    const std::vector<std::string> read = read_names(reaction.event, owner);
+    reactive_names_.insert(read.begin(), read.end());
     if (reaction.is_static()) {
       check_lane(reaction.route->lane, owner);
-      add_static(*reaction.route, reaction.event, owner);
+      for (const std::string& name : read) add_static(*reaction.route, name, owner);
     } else {
-      dynamic_names.insert(reaction.event);
+      dynamic_names.insert(read.begin(), read.end());
       dynamic_parts.push_back(reaction.event + "/" + reaction.name);
     }
   }
@@ -62,8 +64,10 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
     if (projection_targets_.contains(projection->route.target) || static_names_.contains(projection->route.target))
       throw std::invalid_argument(owner + ": its target is served by another reaction or projection");
     for (const auto& [event_name, handler] : projection->handlers) {
-      add_static(projection->route, event_name, owner);
-      reactive_names_.insert(event_name);
+      for (const std::string& name : read_names(event_name, owner)) {
+        add_static(projection->route, name, owner);
+        reactive_names_.insert(name);
+      }
     }
     projection_targets_.emplace(projection->route.target, projection.get());
   }
@@ -98,11 +102,23 @@ void Registry::add_static(const Route& route, const std::string& event_name, con
   static_names_[route.target].insert(event_name);
 }
 
+std::vector<std::string> Registry::read_names(const std::string& event_name, const std::string& owner) const {
+  if (const auto upcast = upcasts_.find(event_name); upcast != upcasts_.end()) {
+    throw std::invalid_argument(owner + ": " + event_name + " is upcast to " + upcast->second.to +
+                                " before handlers run, so no handler of it would be called: handle " + upcast->second.to);
+  }
+  std::vector<std::string> names{event_name};
+  for (const auto& [older, step] : upcasts_) {
+    if (detail::newest_name(upcasts_, older) == event_name) names.push_back(older);
+  }
+  return names;
+}
+
 std::vector<std::string> Registry::fetch_names(std::string_view target) const {
-  if (const detail::ProjectionModel* projection = projection_for(target)) {
-    std::vector<std::string> names;
-    for (const auto& [name, handler] : projection->handlers) names.push_back(name);
-    return names;
+  if (projection_for(target)) {
+    const auto fixed = static_names_.find(target);  // its handlers' names and the older ones
+    if (fixed == static_names_.end()) return {};
+    return {fixed->second.begin(), fixed->second.end()};
   }
   // A dynamic route may lead to any target, a fixed one included.
   std::set<std::string> names(dynamic_names_.begin(), dynamic_names_.end());

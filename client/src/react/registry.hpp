@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "act/detail/event_versions.hpp"
 #include "act/detail/reaction_model.hpp"
 #include "act/subscriptions.hpp"
 
@@ -19,8 +20,10 @@ namespace act::react {
 class Registry {
  public:
   // Throws std::invalid_argument for contradictions (see AppBuilder::build).
+  // upcasts: the app's states' upcasters, by the name they read.
   Registry(std::vector<detail::ReactionModel> reactions,
-           std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes);
+           std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes,
+           detail::Upcasts upcasts = {});
   // It points into itself.
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
@@ -28,6 +31,10 @@ class Registry {
   bool empty() const noexcept { return reactions_.empty() && projections_.empty(); }
   bool reacts_to(std::string_view event_name) const { return reactive_names_.contains(event_name); }
   bool has_dynamic() const noexcept { return !dynamic_names_.empty(); }
+
+  // Rewrites an event read from the store to the version handlers are
+  // declared for (stored under an older name, it is selected by that name).
+  void upcast(Committed& event) const { detail::upcast(upcasts_, event); }
 
   // One row per fixed target, registered at startup.
   const std::vector<SubscriptionSpec>& static_subscriptions() const noexcept { return static_subscriptions_; }
@@ -58,7 +65,10 @@ class Registry {
 
  private:
   void add_static(const Route& route, const std::string& event_name, const std::string& owner);
+  // event_name and the older names upcast to it: what a handler of it reads.
+  std::vector<std::string> read_names(const std::string& event_name, const std::string& owner) const;
 
+  detail::Upcasts upcasts_;
   std::vector<detail::ReactionModel> reactions_;
   std::multimap<std::string, const detail::ReactionModel*, std::less<>> by_event_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;

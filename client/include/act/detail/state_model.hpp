@@ -62,8 +62,20 @@ struct ReducerModel {
   std::function<void(const nlohmann::json& data)> validate;
 };
 
+// How an event stored under an older name becomes its next version.
+struct UpcastModel {
+  std::string to;
+  std::function<nlohmann::json(const nlohmann::json& data)> convert;
+};
+
+// Upcasters by the name they read: chains run until a name has none.
+using Upcasts = std::map<std::string, UpcastModel, std::less<>>;
+
 struct StateModel {
   std::string name;
+  // The shape of the state: a snapshot written under another version is
+  // not restored (the stream is folded from its first event instead).
+  std::int32_t version = 1;
   std::type_index state_type = typeid(void);
   std::function<std::any()> init;
   std::function<nlohmann::json(const std::any& state)> serialize;
@@ -72,6 +84,10 @@ struct StateModel {
   std::map<std::type_index, std::string> event_names;
   std::map<std::string, ActionModel, std::less<>> actions;
   std::function<bool(const std::any& state, const SnapStats& stats)> snap;  // empty: never
+  Upcasts upcasts;
+  // Event names a newer version of the same base replaces (Foo by Foo_v2):
+  // their reducers stay for history, actions may not emit them. Set by build().
+  std::map<std::string, std::string, std::less<>> deprecated;  // name -> current name
 };
 
 }  // namespace detail
