@@ -3,8 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Only what the demo runs: the extension (and the core library it links) and
-# the two client examples below, and actctl.
-scripts/build.sh act_core example_ticket example_calculator actctl
+# the client examples below, and actctl.
+scripts/build.sh act_core example_ticket example_calculator example_long_lived actctl
 echo "starting a throwaway cluster…"
 cluster=$(mktemp -d /tmp/pg_act_demo.XXXXXX)
 chmod 755 "$cluster"
@@ -24,6 +24,11 @@ echo
 echo "== a calculator per stream (examples/client/calculator.cpp): background workers feed a"
 echo "   projection that keeps a paper tape per session, one transaction per batch of key presses"
 build/examples/example_calculator "dbname=demo"
+echo
+echo "== an application that lives for years (examples/client/long_lived.cpp): old event shapes"
+echo "   read through upcasters, an old snapshot passed over, an idempotent retry, a fresh load,"
+echo "   personal data kept apart and forgotten"
+build/examples/example_long_lived "dbname=demo"
 echo
 echo "== what an operator sees (build/actctl, the operator tool): the store, then who is behind"
 build/actctl status --dsn "dbname=demo"

@@ -1,7 +1,8 @@
 // What an application that lives for years meets: events whose shape
 // changed (upcasters, deprecated names), a state whose shape changed under
-// old snapshots, commands retried over a flaky network (idempotency keys)
-// and another process's commits (fresh loads).
+// old snapshots, commands retried over a flaky network (idempotency keys),
+// another process's commits (fresh loads) and personal data (a sidecar that
+// only some may read, and that can be forgotten).
 #include <iostream>
 
 #include "example_support.hpp"
@@ -22,6 +23,27 @@ struct Account {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Paid_v2, cents, currency)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Pay, cents)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Account, cents, payments)
+
+struct Holder {
+  std::string name;
+  std::string email;
+};
+struct Opened {
+  std::string name;
+  std::string email;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Holder, name, email)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Opened, name, email)
+
+act::State<Holder> holder_state() {
+  return act::state<Holder>("Holder")
+      .patch<Opened>("Opened", [](const Opened& opened, Holder) { return Holder{opened.name, opened.email}; })
+      .sensitive("Opened", {"email"})
+      .discloses([](const act::Actor& reader) { return reader.id == "dpo"; })
+      .on<Opened>("open")
+      .emit([](const Opened& open, const Holder&) { return act::events(open); })
+      .build();
+}
 
 act::State<Account> account_state() {
   return act::state<Account>("Account")
@@ -72,6 +94,17 @@ int main(int argc, char** argv) try {
   other.do_action("pay", {stream, clerk, {}}, Pay{50});
   std::cout << "cached: " << app.load(account, stream).state.cents << " cents, fresh: "
             << app.load(account, stream, act::LoadOptions{.fresh = true}).state.cents << " cents\n";
+
+  // The holder's email is kept apart: the clerk sees it redacted, the data
+  // protection officer in full, and nobody once it is forgotten.
+  const auto holder = holder_state();
+  auto holders = act::app(pool).with(holder).build();
+  const act::Actor dpo{"dpo", "Data Protection Officer"};
+  holders.do_action("open", {"holder-" + stream, clerk, {}}, Opened{"Ann", "ann@example.org"});
+  std::cout << "email as the clerk: " << holders.load(holder, "holder-" + stream, clerk).state.email
+            << ", as the officer: " << holders.load(holder, "holder-" + stream, dpo).state.email;
+  holders.forget("holder-" + stream);
+  std::cout << ", forgotten: " << holders.load(holder, "holder-" + stream, dpo).state.email << "\n";
 
   // The old name is deprecated: emitting it is refused.
   std::cout << "deprecated: Paid (replaced by " << account.model().deprecated.at("Paid") << ")\n";

@@ -120,6 +120,19 @@ class App {
     return detail::typed<S>(load_as_of(state.model(), stream, as_of));
   }
 
+  // The state as reader may see it: a state with personal data folds their
+  // values when its discloses(reader) allows, "[REDACTED]" otherwise (the
+  // loads above read as nobody). Other states load as above.
+  template <class S>
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const Actor& reader) {
+    return detail::typed<S>(load_for(state.model(), stream, reader));
+  }
+
+  // Wipes the stream's personal data (act.forget_pii) and drops its cached
+  // state; returns how many events had some. Their sensitive fields read
+  // "[SHREDDED]" from then on; the hash chain stays valid.
+  std::int64_t forget(std::string_view stream);
+
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
   Store& store() noexcept;
@@ -170,6 +183,7 @@ class App {
   explicit App(std::unique_ptr<app_detail::AppCore> core);
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of);
+  detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
 
   std::unique_ptr<app_detail::AppCore> core_;
 };
@@ -244,6 +258,13 @@ class ReactionBuilder {
   ReactionBuilder to(F resolver) && {
     reaction_.route.reset();
     reaction_.resolve = std::move(resolver);
+    return std::move(*this);
+  }
+  // The handler gets the personal data of its events (sensitive fields,
+  // "[SHREDDED]" once forgotten or when the app's role may not read them);
+  // without this they are removed.
+  ReactionBuilder discloses_pii() && {
+    reaction_.discloses_pii = true;
     return std::move(*this);
   }
   ReactionBuilder options(ReactionOptions options) && {

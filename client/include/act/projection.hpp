@@ -54,6 +54,13 @@ class ProjectionBuilder {
     model_->route.priority = priority;
     return std::move(*this);
   }
+  // Handlers get the personal data of their events (see
+  // ReactionBuilder::discloses_pii); without this it is removed. A read
+  // model holding it is not wiped by App::forget.
+  ProjectionBuilder discloses_pii() && {
+    model_->discloses_pii = true;
+    return std::move(*this);
+  }
   ProjectionBuilder options(ReactionOptions options) && {
     model_->options = std::move(options);
     return std::move(*this);

@@ -100,6 +100,11 @@ class ReactionContext {
   Snapshot<S> load(const State<S>& state, std::string_view stream, const LoadOptions& options = LoadOptions{.fresh = true}) {
     return detail::typed<S>(load_any(state.model(), stream, options));
   }
+  // The state as reader may see its personal data (see App::load).
+  template <class S>
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const Actor& reader) {
+    return detail::typed<S>(load_for(state.model(), stream, reader));
+  }
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
   [[noreturn]] void defer_until(Timestamp due) const { throw DeferSignal{due}; }
@@ -110,6 +115,7 @@ class ReactionContext {
 
  private:
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
+  detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
 
   app_detail::AppCore& core_;
   const Committed& event_;

@@ -214,6 +214,30 @@ class StateBuilder {
     return std::move(*this);
   }
 
+  // Marks top-level fields of event_name as personal data: a commit moves
+  // them into the event's pii sidecar (wiped by App::forget). Loads fold a
+  // view: the values when discloses(actor) says the reader may see them,
+  // "[REDACTED]" otherwise, "[SHREDDED]" once forgotten (so the event type
+  // should read those fields as strings or JSON). Reaction handlers and
+  // projections get the events with these fields removed unless they
+  // disclose_pii(). Such a state is neither cached nor snapshotted.
+  StateBuilder sensitive(std::string event_name, std::vector<std::string> fields) && {
+    if (fields.empty()) throw std::invalid_argument("sensitive(): name at least one field of " + event_name);
+    for (const std::string& field : fields)
+      if (field.empty()) throw std::invalid_argument("sensitive(): a field name of " + event_name + " is empty");
+    if (!model_->sensitive.emplace(event_name, std::move(fields)).second)
+      throw std::invalid_argument("sensitive(): " + event_name + " is marked twice in " + model_->name);
+    return std::move(*this);
+  }
+
+  // Who may read the state's personal data: may(const Actor&) -> bool.
+  template <class F>
+  StateBuilder discloses(F may) && {
+    static_assert(std::is_invocable_r_v<bool, F&, const Actor&>, "discloses(): may(const Actor&) -> bool");
+    model_->discloses = [may = std::move(may)](const Actor& actor) { return static_cast<bool>(may(actor)); };
+    return std::move(*this);
+  }
+
   // The version of the state's shape (1 by default). Raise it when S changes
   // in a way its from_json cannot read from an older snapshot: snapshots
   // record the version they were written under, and one of another version
@@ -257,6 +281,13 @@ class StateBuilder {
   State<S> build() && {
     if (!model_->init) throw std::invalid_argument("build(): state " + model_->name + " needs init()");
     detail::settle_event_versions(*model_);
+    for (const auto& [event_name, fields] : model_->sensitive) {
+      if (!model_->reducers.contains(event_name))
+        throw std::invalid_argument("sensitive(): state " + model_->name + " does not declare event " + event_name);
+    }
+    if (model_->personal() && model_->snap)
+      throw std::invalid_argument("build(): state " + model_->name +
+                                  " holds personal data: a snapshot would copy it out of the pii sidecar");
     return State<S>(std::move(model_));
   }
 

@@ -1,5 +1,6 @@
 #include "act/app.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -21,6 +22,17 @@ ActionResult App::do_action(std::string_view action, const Target& target, const
 detail::AnySnapshot App::load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options) {
   return app_detail::load_current(core_->store, core_->cache, core_->counters, state, stream,
                                   options.fresh ? app_detail::CacheUse::kCatchUp : app_detail::CacheUse::kTrust);
+}
+
+detail::AnySnapshot App::load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader) {
+  return app_detail::load_current(core_->store, core_->cache, core_->counters, state, stream,
+                                  app_detail::CacheUse::kTrust, &reader);
+}
+
+std::int64_t App::forget(std::string_view stream) {
+  const std::int64_t wiped = core_->store.forget_pii(stream);
+  core_->cache.drop(stream);
+  return wiped;
 }
 
 detail::AnySnapshot App::load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of) {
@@ -95,11 +107,25 @@ detail::Upcasts app_upcasts(const std::vector<std::shared_ptr<const detail::Stat
   return upcasts;
 }
 
+// Every state's sensitive fields: an event's are removed for every handler
+// that does not disclose them, whichever state marked them.
+detail::SensitiveFields app_sensitive_fields(const std::vector<std::shared_ptr<const detail::StateModel>>& states) {
+  detail::SensitiveFields sensitive;
+  for (const auto& state : states) {
+    for (const auto& [event_name, fields] : state->sensitive) {
+      std::vector<std::string>& all = sensitive[event_name];
+      for (const std::string& field : fields)
+        if (std::find(all.begin(), all.end(), field) == all.end()) all.push_back(field);
+    }
+  }
+  return sensitive;
+}
+
 }  // namespace
 
 App AppBuilder::build() && {
   auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_),
-                                                    app_upcasts(states_));
+                                                    app_upcasts(states_), app_sensitive_fields(states_));
   auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);
   for (const auto& state : states_) {
     for (const auto& [name, action] : state->actions) {

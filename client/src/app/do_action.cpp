@@ -41,25 +41,32 @@ std::vector<Message> to_messages(const detail::StateModel& model, const Events& 
                              " stays, for the events already stored)");
     }
     if (const auto reducer = model.reducers.find(name); reducer != model.reducers.end()) reducer->second.validate(event.data);
-    messages.push_back(Message{std::move(name), event.data, std::nullopt});
+    messages.push_back(detail::split_personal_data(Message{std::move(name), event.data, std::nullopt}, model.sensitive));
   }
   return messages;
 }
 
 // fold → snapshot → cache, once the commit went through.
-ActionResult finish_action(AppCore& core, const detail::StateModel& model, const std::string& stream,
-                           detail::AnySnapshot loaded, std::vector<Committed> committed, std::int32_t attempt) {
+ActionResult finish_action(AppCore& core, const detail::StateModel& model, const Target& target,
+                           detail::AnySnapshot loaded, std::vector<Committed> committed,
+                           const std::vector<Message>& sent, std::int32_t attempt) {
+  const std::string& stream = target.stream;
   ActionResult result;
   result.attempts = attempt;
   const bool contiguous = committed.front().version == loaded.version + 1;
   detail::AnySnapshot after = std::move(loaded);
   if (contiguous) {
-    for (const Committed& event : committed) fold(model, after, event);
+    for (std::size_t i = 0; i < committed.size(); ++i) {
+      // The action folds what it wrote in plaintext, whatever the role may read back.
+      Committed written = committed[i];
+      if (i < sent.size()) written.pii = sent[i].pii;
+      fold(model, after, written, SnapshotUse::kRestore, detail::Disclosure::kPlaintext);
+    }
   } else {
     // Events we never saw came first (a pinned version met a moved head):
     // fold from the store rather than guess.
     core.cache.drop(stream);
-    after = load_current(core.store, core.cache, core.counters, model, stream, CacheUse::kBypass);
+    after = load_current(core.store, core.cache, core.counters, model, stream, CacheUse::kBypass, &target.actor);
   }
 
   if (contiguous && model.snap && model.snap(after.state, SnapStats{after.version, after.id, after.patches, after.snaps})) {
@@ -80,7 +87,7 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
       Counters::bump(core.counters.snapshot_failures);
     }
   }
-  if (contiguous) core.cache.put(stream, cache_entry(after));
+  if (contiguous && !model.personal()) core.cache.put(stream, cache_entry(after));
 
   result.events = std::move(committed);
   result.version = after.version;
@@ -91,10 +98,11 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
 
 // A keyed action whose commit landed before (a retry after a lost reply, or
 // a request repeated): the events that commit wrote, with the state now.
-ActionResult already_done(AppCore& core, const detail::StateModel& model, const std::string& stream,
+ActionResult already_done(AppCore& core, const detail::StateModel& model, const Target& target,
                           std::vector<Committed> events, std::int32_t attempt) {
-  core.cache.drop(stream);
-  detail::AnySnapshot now = load_current(core.store, core.cache, core.counters, model, stream, CacheUse::kBypass);
+  core.cache.drop(target.stream);
+  detail::AnySnapshot now =
+      load_current(core.store, core.cache, core.counters, model, target.stream, CacheUse::kBypass, &target.actor);
   ActionResult result;
   result.attempts = attempt;
   result.events = std::move(events);
@@ -149,7 +157,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
 
   const auto load = [&](bool use_cache) {
     return load_current(core.store, core.cache, core.counters, model, target.stream,
-                        use_cache ? CacheUse::kTrust : CacheUse::kBypass);
+                        use_cache ? CacheUse::kTrust : CacheUse::kBypass, &target.actor);
   };
   int retries_used = 0;
   bool conflict_recheck_used = false;
@@ -168,7 +176,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // would say of a state the caller never saw. The commit would refuse it too.
       // Unless this keyed action is what moved it.
       if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target.stream, std::move(done), attempt);
+        return already_done(core, model, target, std::move(done), attempt);
       Counters::bump(core.counters.conflicts);
       throw ConcurrencyError(target.stream, target.expected_version, loaded.version);
     }
@@ -182,7 +190,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       if (!loaded.cache_hit) {
         // A keyed action that already ran meets the state it made.
         if (std::vector<Committed> done = done_before(); !done.empty())
-          return already_done(core, model, target.stream, std::move(done), attempt);
+          return already_done(core, model, target, std::move(done), attempt);
         throw;
       }
       read_store = true;
@@ -191,7 +199,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
     }
     if (emitted.empty()) {
       if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target.stream, std::move(done), attempt);
+        return already_done(core, model, target, std::move(done), attempt);
       ActionResult unchanged;
       unchanged.version = loaded.version;
       unchanged.id = loaded.id;
@@ -210,7 +218,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
     } catch (const ValidationError&) {
       // A keyed action that already ran may emit other events on the state it made.
       if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target.stream, std::move(done), attempt);
+        return already_done(core, model, target, std::move(done), attempt);
       throw;
     } catch (const StreamClosedError&) {
       core.cache.drop(target.stream);
@@ -231,7 +239,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       Counters::bump(core.counters.retries);
       continue;
     }
-    ActionResult result = finish_action(core, model, target.stream, std::move(loaded), std::move(committed), attempt);
+    ActionResult result = finish_action(core, model, target, std::move(loaded), std::move(committed), messages, attempt);
     core.reactor->committed(result.events);
     return result;
   }

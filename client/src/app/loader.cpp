@@ -27,7 +27,13 @@ std::any restore_snapshot(const detail::StateModel& model, const Committed& even
 
 }  // namespace
 
-void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& stored, SnapshotUse use) {
+detail::Disclosure disclosure_for(const detail::StateModel& model, const Actor* reader) {
+  return reader && model.discloses && model.discloses(*reader) ? detail::Disclosure::kPlaintext
+                                                               : detail::Disclosure::kRedacted;
+}
+
+void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& stored, SnapshotUse use,
+          detail::Disclosure personal) {
   if (stored.name == kSnapshotEvent) {
     if (use == SnapshotUse::kRestore) {
       snapshot.state = restore_snapshot(model, stored);
@@ -36,7 +42,7 @@ void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const 
     }
     snapshot.event = stored;
   } else {
-    Committed event = stored;
+    Committed event = model.personal() ? detail::view_of(stored, model.sensitive, personal) : stored;
     detail::upcast(model.upcasts, event);
     if (const auto reducer = model.reducers.find(event.name); reducer != model.reducers.end()) {
       reducer->second.apply(snapshot.state, event);
@@ -53,11 +59,12 @@ namespace {
 
 // Folds what query reads onto the initial state.
 detail::AnySnapshot replay(Store& store, const detail::StateModel& model, const Query& query,
-                           SnapshotUse use = SnapshotUse::kRestore) {
+                           SnapshotUse use = SnapshotUse::kRestore,
+                           detail::Disclosure personal = detail::Disclosure::kRedacted) {
   detail::AnySnapshot snapshot;
   snapshot.state = model.init();
   store.query(query, [&](const Committed& event) {
-    fold(model, snapshot, event, use);
+    fold(model, snapshot, event, use, personal);
     ++snapshot.replayed;
   });
   return snapshot;
@@ -65,15 +72,16 @@ detail::AnySnapshot replay(Store& store, const detail::StateModel& model, const 
 
 // The stream from its latest snapshot on, or, when that snapshot cannot be
 // restored, every event from the first with the snapshots passed over.
-detail::AnySnapshot replay_stream(Store& store, const detail::StateModel& model, std::string_view stream) {
+detail::AnySnapshot replay_stream(Store& store, const detail::StateModel& model, std::string_view stream,
+                                  detail::Disclosure personal) {
   Query query;
   query.stream = std::string(stream);
   query.with_snaps = true;  // starts at the stream's latest snapshot
   try {
-    return replay(store, model, query);
+    return replay(store, model, query, SnapshotUse::kRestore, personal);
   } catch (const UnusableSnapshot&) {
     query.after = 0;  // with an id to start after, the read starts there, not at the snapshot
-    return replay(store, model, query, SnapshotUse::kPassOver);
+    return replay(store, model, query, SnapshotUse::kPassOver, personal);
   }
 }
 
@@ -93,7 +101,9 @@ cache::Entry cache_entry(const detail::AnySnapshot& snapshot) {
 }
 
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
-                                 const detail::StateModel& model, std::string_view stream, CacheUse use) {
+                                 const detail::StateModel& model, std::string_view stream, CacheUse use,
+                                 const Actor* reader) {
+  if (model.personal()) return replay_stream(store, model, stream, disclosure_for(model, reader));
   if (use != CacheUse::kBypass) {
     // An entry made by another state type for the same stream name is no use here.
     if (auto hit = cache.get(stream); hit && hit->state.type() == model.state_type) {
@@ -123,18 +133,18 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
     }
     Counters::bump(counters.cache_misses);
   }
-  detail::AnySnapshot snapshot = replay_stream(store, model, stream);
+  detail::AnySnapshot snapshot = replay_stream(store, model, stream, detail::Disclosure::kRedacted);
   if (snapshot.replayed > 0) remember(cache, stream, snapshot);
   return snapshot;
 }
 
 detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
-                               const AsOf& as_of) {
+                               const AsOf& as_of, const Actor* reader) {
   Query query;
   query.stream = std::string(stream);
   query.before = as_of.before_id;
   query.created_before = as_of.before_time;  // snapshots left out: fold from the first event
-  return replay(store, model, query);
+  return replay(store, model, query, SnapshotUse::kRestore, disclosure_for(model, reader));
 }
 
 }  // namespace act::app_detail

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "act/app.hpp"
+#include "act/detail/personal_data.hpp"
 #include "act/detail/state_model.hpp"
 #include "act/snapshot.hpp"
 #include "app/counters.hpp"
@@ -19,8 +20,12 @@ enum class SnapshotUse {
 // Applies one event of the stream: a snapshot replaces the state, a known
 // event runs its reducer (after its upcasters), anything else (a tombstone,
 // an event this state does not reduce) only moves the head.
+// A state with personal data folds the view `personal` of each event.
 void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event,
-          SnapshotUse use = SnapshotUse::kRestore);
+          SnapshotUse use = SnapshotUse::kRestore, detail::Disclosure personal = detail::Disclosure::kRedacted);
+
+// What a reader may see of a state's personal data (no reader: redacted).
+detail::Disclosure disclosure_for(const detail::StateModel& model, const Actor* reader);
 
 enum class CacheUse {
   kTrust,    // a hit is the answer (no database access)
@@ -28,11 +33,13 @@ enum class CacheUse {
   kBypass,   // the store is read even when the cache has the stream
 };
 
+// A state with personal data is folded for reader and never cached.
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
-                                 const detail::StateModel& model, std::string_view stream, CacheUse use);
+                                 const detail::StateModel& model, std::string_view stream, CacheUse use,
+                                 const Actor* reader = nullptr);
 
 detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
-                               const AsOf& as_of);
+                               const AsOf& as_of, const Actor* reader = nullptr);
 
 cache::Entry cache_entry(const detail::AnySnapshot& snapshot);
 

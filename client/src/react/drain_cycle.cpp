@@ -68,11 +68,20 @@ void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
   }
 }
 
-std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events) {
+// The events as handlers that disclose personal data see them, and as the others do.
+struct Views {
+  std::vector<Committed> disclosed;
+  std::vector<Committed> stripped;
+};
+
+std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events,
+                                  const Views& views) {
   std::vector<Payload> payloads;
-  for (const Committed& event : events) {
-    for (const detail::ReactionModel* reaction : registry.reactions_for(event, lease.stream))
-      payloads.push_back(Payload{reaction, &event});
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    for (const detail::ReactionModel* reaction : registry.reactions_for(events[i], lease.stream)) {
+      const std::vector<Committed>& view = reaction->discloses_pii ? views.disclosed : views.stripped;
+      payloads.push_back(Payload{reaction, view.empty() ? &events[i] : &view[i]});
+    }
   }
   return payloads;
 }
@@ -80,9 +89,11 @@ std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, 
 Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>& events, std::int64_t fetched_to) {
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
-    return dispatch_projection(deps.core.store.pool(), *projection, lease, events, fetched_to);
+    const std::vector<Committed> view = deps.registry.personal_view(events, projection->discloses_pii);
+    return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to);
   }
-  const std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
+  const Views views{deps.registry.personal_view(events, true), deps.registry.personal_view(events, false)};
+  const std::vector<Payload> payloads = payloads_for(deps.registry, lease, events, views);
   if (payloads.empty()) return moved_to(fetched_to);
   const ReactionOptions& options = payloads.front().reaction->options;
   if (options.block_on_error && lease.retry > options.max_retries) {

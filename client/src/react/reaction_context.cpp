@@ -20,6 +20,12 @@ detail::AnySnapshot ReactionContext::load_any(const detail::StateModel& state, s
                                   options.fresh ? app_detail::CacheUse::kCatchUp : app_detail::CacheUse::kTrust);
 }
 
+detail::AnySnapshot ReactionContext::load_for(const detail::StateModel& state, std::string_view stream,
+                                              const Actor& reader) {
+  return app_detail::load_current(core_.store, core_.cache, core_.counters, state, stream,
+                                  app_detail::CacheUse::kCatchUp, &reader);
+}
+
 std::int64_t ReactionContext::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
   return core_.store.query(query, on_event);
 }

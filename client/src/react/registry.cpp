@@ -27,8 +27,8 @@ std::string digest(const std::vector<std::string>& parts) {
 
 Registry::Registry(std::vector<detail::ReactionModel> reactions,
                    std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes,
-                   detail::Upcasts upcasts)
-    : upcasts_(std::move(upcasts)), reactions_(std::move(reactions)), projections_(std::move(projections)) {
+                   detail::Upcasts upcasts, detail::SensitiveFields sensitive)
+    : upcasts_(std::move(upcasts)), sensitive_(std::move(sensitive)), reactions_(std::move(reactions)), projections_(std::move(projections)) {
   lanes_.emplace(std::string(kDefaultLane), Lane{std::string(kDefaultLane)});
   for (Lane& lane : lanes) {
     if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
@@ -112,6 +112,15 @@ std::vector<std::string> Registry::read_names(const std::string& event_name, con
     if (detail::newest_name(upcasts_, older) == event_name) names.push_back(older);
   }
   return names;
+}
+
+std::vector<Committed> Registry::personal_view(const std::vector<Committed>& events, bool discloses) const {
+  std::vector<Committed> views;
+  if (sensitive_.empty()) return views;
+  views.reserve(events.size());
+  const detail::Disclosure how = discloses ? detail::Disclosure::kPlaintext : detail::Disclosure::kStripped;
+  for (const Committed& event : events) views.push_back(detail::view_of(event, sensitive_, how));
+  return views;
 }
 
 std::vector<std::string> Registry::fetch_names(std::string_view target) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "act/detail/event_versions.hpp"
+#include "act/detail/personal_data.hpp"
 #include "act/detail/reaction_model.hpp"
 #include "act/subscriptions.hpp"
 
@@ -23,7 +24,7 @@ class Registry {
   // upcasts: the app's states' upcasters, by the name they read.
   Registry(std::vector<detail::ReactionModel> reactions,
            std::vector<std::shared_ptr<const detail::ProjectionModel>> projections, std::vector<Lane> lanes,
-           detail::Upcasts upcasts = {});
+           detail::Upcasts upcasts = {}, detail::SensitiveFields sensitive = {});
   // It points into itself.
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
@@ -35,6 +36,11 @@ class Registry {
   // Rewrites an event read from the store to the version handlers are
   // declared for (stored under an older name, it is selected by that name).
   void upcast(Committed& event) const { detail::upcast(upcasts_, event); }
+  // A handler's view of events with personal data: their sensitive fields
+  // in plaintext when it discloses them, removed otherwise. Empty when no
+  // event of the app has any (the events go as they are).
+  std::vector<Committed> personal_view(const std::vector<Committed>& events, bool discloses) const;
+  bool has_personal_data() const noexcept { return !sensitive_.empty(); }
 
   // One row per fixed target, registered at startup.
   const std::vector<SubscriptionSpec>& static_subscriptions() const noexcept { return static_subscriptions_; }
@@ -69,6 +75,7 @@ class Registry {
   std::vector<std::string> read_names(const std::string& event_name, const std::string& owner) const;
 
   detail::Upcasts upcasts_;
+  detail::SensitiveFields sensitive_;
   std::vector<detail::ReactionModel> reactions_;
   std::multimap<std::string, const detail::ReactionModel*, std::less<>> by_event_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;

@@ -20,6 +20,7 @@ struct ReactionModel {
   std::function<std::optional<Route>(const Committed& event)> resolve;  // a function of the event (dynamic)
   ReactionOptions options;
   std::function<void(const Committed& event, ReactionContext& context)> handle;
+  bool discloses_pii = false;  // false: sensitive fields removed from its events
 
   bool is_static() const noexcept { return route.has_value(); }
 };
@@ -32,6 +33,7 @@ struct ProjectionModel {
   std::function<void(Sql& sql)> setup;     // run once when the app starts its reactions
   std::function<void(Sql& sql)> truncate;  // empties the read model before a rebuild
   ReactionOptions options;
+  bool discloses_pii = false;  // false: sensitive fields removed from its events
 };
 
 }  // namespace act::detail

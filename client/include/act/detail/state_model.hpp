@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/detail/personal_data.hpp"
 #include "act/event.hpp"
 #include "act/events.hpp"
 #include "act/target.hpp"
@@ -88,6 +89,12 @@ struct StateModel {
   // Event names a newer version of the same base replaces (Foo by Foo_v2):
   // their reducers stay for history, actions may not emit them. Set by build().
   std::map<std::string, std::string, std::less<>> deprecated;  // name -> current name
+  // Personal data: its events' sensitive fields, and who may read them.
+  // A state with any folds what its reader may see, so it is never cached
+  // or snapshotted (either would keep one reader's view for another).
+  SensitiveFields sensitive;
+  std::function<bool(const Actor& actor)> discloses;  // empty: nobody
+  bool personal() const noexcept { return !sensitive.empty(); }
 };
 
 }  // namespace detail

@@ -1,0 +1,49 @@
+#include "act/detail/personal_data.hpp"
+
+namespace act::detail {
+
+Committed view_of(const Committed& event, const SensitiveFields& sensitive, Disclosure how) {
+  const auto declared = sensitive.find(event.name);
+  if (declared == sensitive.end()) {
+    Committed view = event;
+    view.pii.reset();
+    return view;
+  }
+  Committed view = event;
+  const bool sidecar = event.pii && event.pii->is_object();
+  for (const std::string& field : declared->second) {
+    const bool in_sidecar = sidecar && event.pii->contains(field);
+    const bool in_data = view.data.is_object() && view.data.contains(field);
+    if (how == Disclosure::kStripped) {
+      if (in_data) view.data.erase(field);
+      continue;
+    }
+    if (!view.data.is_object()) continue;
+    if (in_sidecar) {
+      view.data[field] = how == Disclosure::kPlaintext ? event.pii->at(field) : nlohmann::json(kRedactedValue);
+    } else if (in_data) {
+      // Committed without a split (plain SQL): still personal data.
+      if (how == Disclosure::kRedacted) view.data[field] = kRedactedValue;
+    } else if (!sidecar) {
+      view.data[field] = kShreddedValue;
+    }
+  }
+  view.pii.reset();
+  return view;
+}
+
+Message split_personal_data(Message message, const SensitiveFields& sensitive) {
+  const auto declared = sensitive.find(message.name);
+  if (declared == sensitive.end() || !message.data.is_object()) return message;
+  nlohmann::json pii = message.pii.value_or(nlohmann::json::object());
+  for (const std::string& field : declared->second) {
+    if (const auto value = message.data.find(field); value != message.data.end()) {
+      pii[field] = std::move(*value);
+      message.data.erase(field);
+    }
+  }
+  if (!pii.empty()) message.pii = std::move(pii);
+  return message;
+}
+
+}  // namespace act::detail

@@ -1,0 +1,152 @@
+// Personal data: sensitive fields travel in the pii sidecar, loads fold what
+// the reader may see, handlers get them removed unless they disclose them,
+// App::forget wipes them (and the cache), and a role that may not read pii
+// never sees them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/database.hpp"
+
+namespace act::test {
+namespace {
+
+using nlohmann::json;
+
+struct Member {
+  std::string name;
+  std::string email;
+};
+// Sensitive fields read as strings ("[REDACTED]", "[SHREDDED]") and may be
+// missing (removed for handlers): the event types default them.
+struct Registered {
+  std::string name;
+  std::string email;
+};
+struct Register {
+  std::string name;
+  std::string email;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Member, name, email)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Registered, name, email)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Register, name, email)
+
+const Actor kAdmin{"admin", "Admin"};
+const Actor kClerk{"clerk", "Clerk"};
+
+StateBuilder<Member> member_builder() {
+  return state<Member>("Member")
+      .patch<Registered>("Registered",
+                         [](const Registered& e, Member m) {
+                           m.name = e.name;
+                           m.email = e.email;
+                           return m;
+                         })
+      .sensitive("Registered", {"email"})
+      .discloses([](const Actor& actor) { return actor.id == "admin"; })
+      .on<Register>("register")
+      .emit([](const Register& r, const Member&) { return events(Registered{r.name, r.email}); });
+}
+
+class PersonalDataTest : public DatabaseTest {
+ protected:
+  void SetUp() override {
+    DatabaseTest::SetUp();
+    app_ = std::make_unique<App>(app(pool_).with(member_).build());
+  }
+  std::string registered(const std::string& email = "ann@example.org") {
+    const std::string s = stream("member");
+    app_->do_action("register", {s, kClerk, {}}, Register{"Ann", email});
+    return s;
+  }
+
+  State<Member> member_ = member_builder().build();
+  std::unique_ptr<App> app_;
+};
+
+TEST_F(PersonalDataTest, ACommitKeepsSensitiveFieldsInTheSidecar) {
+  const std::string s = stream("member");
+  const ActionResult result = app_->do_action("register", {s, kClerk, {}}, Register{"Ann", "ann@example.org"});
+  EXPECT_EQ(result.state_as<Member>().email, "ann@example.org") << "the action folds what it wrote";
+  EXPECT_EQ(database().sql("SELECT data::text FROM act.events WHERE stream = '" + s + "'"), R"({"name": "Ann"})");
+  EXPECT_EQ(database().sql("SELECT pii::text FROM act.events WHERE stream = '" + s + "'"), R"({"email": "ann@example.org"})");
+}
+
+TEST_F(PersonalDataTest, ALoadShowsWhatTheReaderMaySee) {
+  const std::string s = registered();
+  EXPECT_EQ(app_->load(member_, s).state.email, "[REDACTED]") << "no reader";
+  EXPECT_EQ(app_->load(member_, s, kClerk).state.email, "[REDACTED]");
+  EXPECT_EQ(app_->load(member_, s, kAdmin).state.email, "ann@example.org");
+  EXPECT_EQ(app_->load(member_, s, kAdmin).state.name, "Ann");
+  EXPECT_EQ(app_->stats().cache_hits, 0u) << "one reader's view is never served to another from the cache";
+}
+
+TEST_F(PersonalDataTest, ForgetShredsAndTheChainHolds) {
+  const std::string s = registered();
+  app_->load(member_, s, kAdmin);
+  EXPECT_EQ(app_->forget(s), 1);
+  EXPECT_EQ(app_->load(member_, s, kAdmin).state.email, "[SHREDDED]");
+  EXPECT_EQ(app_->load(member_, s).state.email, "[SHREDDED]");
+  EXPECT_EQ(app_->load(member_, s).state.name, "Ann") << "only the sensitive fields go";
+  EXPECT_EQ(app_->forget(s), 0) << "forgetting twice wipes nothing more";
+  const std::vector<ChainCheck> checks = store_->verify(s);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_TRUE(checks[0].valid) << "pii is outside the hash chain";
+}
+
+TEST_F(PersonalDataTest, HandlersGetSensitiveFieldsOnlyWhenTheyDisclose) {
+  const std::string s = registered();
+  std::vector<json> plain_reaction, disclosed_reaction, plain_projection, disclosed_projection;
+  const auto project = [s](std::vector<json>& seen, bool discloses) {
+    auto builder = projection("members-" + std::string(discloses ? "open-" : "closed-") + s).source(s);
+    if (discloses) builder = std::move(builder).discloses_pii();
+    return std::move(builder)
+        .on<json>("Registered", [&seen](const json& data, const Committed& event, Sql&) {
+          EXPECT_FALSE(event.pii) << "the sidecar is never handed over";
+          seen.push_back(data);
+        })
+        .build();
+  };
+  App watcher = app(pool_)
+                    .with(member_)
+                    .with(project(plain_projection, false))
+                    .with(project(disclosed_projection, true))
+                    .on<json>("Registered")
+                    .to(Route{"plain-" + s, s})
+                    .handle("plain", [&](const json& data, ReactionContext&) { plain_reaction.push_back(data); })
+                    .on<json>("Registered")
+                    .to(Route{"disclosed-" + s, s})
+                    .discloses_pii()
+                    .handle("disclosed", [&](const json& data, ReactionContext&) { disclosed_reaction.push_back(data); })
+                    .build();
+  watcher.settle();
+  const json stripped = {{"name", "Ann"}};
+  const json plaintext = {{"name", "Ann"}, {"email", "ann@example.org"}};
+  EXPECT_EQ(plain_reaction, std::vector<json>{stripped});
+  EXPECT_EQ(disclosed_reaction, std::vector<json>{plaintext});
+  EXPECT_EQ(plain_projection, std::vector<json>{stripped});
+  EXPECT_EQ(disclosed_projection, std::vector<json>{plaintext});
+}
+
+TEST_F(PersonalDataTest, ARoleThatMayNotReadPiiNeverSeesIt) {
+  const std::string s = registered();
+  database().sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_test_no_pii') THEN "
+                 "CREATE ROLE act_test_no_pii LOGIN IN ROLE act_writer; END IF; END $$");
+  App outsider = app(database().conninfo() + " user=act_test_no_pii").with(member_).build();
+  EXPECT_EQ(outsider.load(member_, s, kAdmin).state.email, "[SHREDDED]") << "the database withholds it";
+  EXPECT_EQ(outsider.load(member_, s, kAdmin).state.name, "Ann");
+}
+
+TEST_F(PersonalDataTest, BuildRefusesWhatWouldLeakOrNameNothing) {
+  const auto reduce = [](const Registered&, Member m) { return m; };
+  EXPECT_THROW(state<Member>("M").patch<Registered>("Registered", reduce).sensitive("Other", {"email"}).build(),
+               std::invalid_argument);
+  EXPECT_THROW(state<Member>("M").patch<Registered>("Registered", reduce).sensitive("Registered", {}), std::invalid_argument);
+  EXPECT_THROW(state<Member>("M").patch<Registered>("Registered", reduce).sensitive("Registered", {""}),
+               std::invalid_argument);
+  EXPECT_THROW(member_builder().snap_every(5).build(), std::invalid_argument) << "a snapshot would copy the plaintext";
+}
+
+}  // namespace
+}  // namespace act::test
