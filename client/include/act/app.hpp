@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/close.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/reaction_model.hpp"
 #include "act/drain.hpp"
@@ -132,6 +133,15 @@ class App {
   // state; returns how many events had some. Their sensitive fields read
   // "[SHREDDED]" from then on; the hash chain stays valid.
   std::int64_t forget(std::string_view stream);
+
+  // Closes the books of these streams (act/close.hpp): first correlates, so
+  // dynamic targets are known; a stream some reaction or projection has not
+  // handled up to its head is skipped, never closed under it. A full close
+  // happens only while the head is the one archived (a commit landing
+  // meanwhile skips the stream). The cache ends up with the seed, or
+  // without the stream. Throws std::invalid_argument for a target with no
+  // stream, a stream named twice, or restart with before.
+  CloseResult close(const std::vector<CloseTarget>& targets);
 
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 

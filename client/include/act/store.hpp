@@ -134,6 +134,10 @@ class Store {
 
   std::vector<StreamStats> query_stats(const StatsQuery& query = {});
   std::vector<Truncated> truncate(const std::vector<TruncateTarget>& targets);
+  // A full close of one stream only while its head is still at version
+  // `head`: one REPEATABLE READ transaction checks the head and truncates,
+  // so a commit that lands meanwhile is a ConcurrencyError, never deleted unseen.
+  Truncated truncate_at(const TruncateTarget& target, std::int32_t head);
   std::int64_t forget_pii(std::string_view stream);
   std::vector<ChainCheck> verify(std::optional<std::string> stream = std::nullopt);
 

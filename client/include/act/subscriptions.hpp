@@ -82,6 +82,10 @@ struct StreamFilter {
   bool source_exact = true;
   std::optional<bool> blocked;
   std::optional<std::string> lane;
+  // act.query_streams only: rows whose source may read one of these streams
+  // (every stream, or matching one as a pattern or a literal; a hint that
+  // may let a few extra rows through, never one that hides a row).
+  std::optional<std::vector<std::string>> source_matches{};
 };
 
 // A row of act.subscriptions.

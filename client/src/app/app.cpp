@@ -136,6 +136,7 @@ App AppBuilder::build() && {
       }
     }
   }
+  core->states = states_;
   core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry), std::move(on_failure_));
   return App(std::move(core));
 }

@@ -22,6 +22,7 @@ struct AppCore {
   cache::StateCache cache;
   // Built once, read-only afterwards: safe to share between threads.
   std::map<std::string, std::shared_ptr<const detail::StateModel>, std::less<>> action_owners;
+  std::vector<std::shared_ptr<const detail::StateModel>> states;
   Counters counters;
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;

@@ -34,6 +34,8 @@ class Reactor {
   void committed(const std::vector<Committed>& events);
 
   CorrelateResult correlate();
+  // True when some reaction's target depends on the event (found by correlate).
+  bool has_dynamic() const noexcept { return registry_->has_dynamic(); }
   DrainResult drain();
   SettleResult settle(const SettleOptions& options);
   void start(const WorkerOptions& options);

@@ -70,6 +70,7 @@ json selector_json(const StreamFilter& filter) {
   if (filter.source) selector.update({{"source", *filter.source}, {"source_exact", filter.source_exact}});
   if (filter.blocked) selector["blocked"] = *filter.blocked;
   if (filter.lane) selector["lane"] = *filter.lane;
+  if (filter.source_matches) selector["source_matches"] = *filter.source_matches;
   return selector;
 }
 

@@ -1,9 +1,11 @@
 #include "act/store.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "act/errors.hpp"
 #include "db/session.hpp"
+#include "db/transaction.hpp"
 #include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
@@ -67,6 +69,17 @@ json truncate_targets_json(const std::vector<TruncateTarget>& targets) {
     array.push_back(std::move(element));
   }
   return array;
+}
+
+Truncated truncated_from(const db::Row& row) {
+  Truncated truncated;
+  truncated.stream = row.text(0);
+  truncated.deleted = row.int64(1);
+  truncated.id = row.int64(2);
+  truncated.version = row.int32(3);
+  truncated.name = row.text(4);
+  if (!row.is_null(5)) truncated.before = store_rows::from_epoch_micros(row.int64(5));
+  return truncated;
 }
 
 }  // namespace
@@ -157,17 +170,27 @@ std::vector<StreamStats> Store::query_stats(const StatsQuery& query) {
 
 std::vector<Truncated> Store::truncate(const std::vector<TruncateTarget>& targets) {
   std::vector<Truncated> rows;
-  run(*pool_, store_sql::kTruncate, db::Params().json(truncate_targets_json(targets)), [&](const db::Row& row) {
-    Truncated truncated;
-    truncated.stream = row.text(0);
-    truncated.deleted = row.int64(1);
-    truncated.id = row.int64(2);
-    truncated.version = row.int32(3);
-    truncated.name = row.text(4);
-    if (!row.is_null(5)) truncated.before = store_rows::from_epoch_micros(row.int64(5));
-    rows.push_back(std::move(truncated));
-  });
+  run(*pool_, store_sql::kTruncate, db::Params().json(truncate_targets_json(targets)),
+      [&](const db::Row& row) { rows.push_back(truncated_from(row)); });
   return rows;
+}
+
+Truncated Store::truncate_at(const TruncateTarget& target, std::int32_t head) {
+  if (target.before) throw std::invalid_argument("truncate_at(): a full close, not a window");
+  ConnectionPool::Lease lease = pool_->acquire();
+  db::Session& session = lease.session();
+  db::Transaction transaction(session);
+  // Before any read: the snapshot act.truncate checks the stream against.
+  session.exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", db::Params(), [](const db::Row&) {});
+  std::int32_t actual = -1;
+  session.run(store_sql::kVersion, db::Params().text(std::string_view(target.stream)), [&](const db::Row& row) { actual = row.int32(0); });
+  if (actual != head) throw ConcurrencyError(target.stream, head, actual);
+  std::optional<Truncated> truncated;
+  session.run(store_sql::kTruncate, db::Params().json(truncate_targets_json({target})),
+              [&](const db::Row& row) { truncated = truncated_from(row); }, target.stream);
+  transaction.commit();
+  if (!truncated) throw StoreError("act.truncate", {}, "act.truncate returned no row for " + target.stream);
+  return *truncated;
 }
 
 std::int64_t Store::forget_pii(std::string_view stream) {
