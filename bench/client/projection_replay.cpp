@@ -65,7 +65,7 @@ void replay(benchmark::State& state, Handler kind) {
   act::Store store(pool);
   seed(store, stream, events);
   const act::Projection projection = replay_projection(stream, kind);
-  act::App app = act::app(pool).lane(kLane).with(projection).build();
+  act::App app = act::app(pool).lane(kLane).with(projection).declares({"Incremented"}).build();  // seeded through the store
   bench::measure(
       state,
       [&] {

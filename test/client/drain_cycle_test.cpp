@@ -173,7 +173,7 @@ TEST_F(DrainCycleTest, ARowWithMoreNamesHandsOverOnlyTheFetchNames) {
                          .on<Incremented>("Incremented", [](const Incremented&, const Committed&, Sql&) {})
                          .on<Decremented>("Decremented", [](const Decremented&, const Committed&, Sql&) {})
                          .build();
-  act::app(pool_).lane(lane).with(older).build().drain();  // makes the row with both names
+  act::app(pool_).lane(lane).with(older).declares({"Incremented", "Decremented"}).build().drain();  // makes the row with both names
   EXPECT_EQ(row(target).names, (std::vector<std::string>{"Decremented", "Incremented"}));
 
   for (int i = 0; i < 4; ++i) commit(prefix + "-" + std::to_string(i % 2), {kUp, kDown, kDown, kUp});
@@ -190,7 +190,7 @@ TEST_F(DrainCycleTest, ARowWithMoreNamesHandsOverOnlyTheFetchNames) {
                            }
                          })
                          .build();
-  auto app = act::app(pool_).lane(lane).with(newer).build();
+  auto app = act::app(pool_).lane(lane).with(newer).declares({"Incremented", "Decremented"}).build();
   app.settle({.debounce = 0ms});
   EXPECT_EQ(seen, queried(source, {"Incremented"}));
   EXPECT_EQ(names, std::vector<std::string>(8, "Incremented"));

@@ -132,6 +132,7 @@ TEST_F(StateBuilderTest, ReducersMaySeeTheCommittedEventAndHandlersTheTarget) {
                                             ++current.entries;
                                             return current;
                                           })
+                          .patch<json>("Audited", [](const json&, Ledger current) { return current; })
                           .on<Enter>("enter")
                           .emit([](const Enter& action, const Ledger&, const Target& target) {
                             Events out;
@@ -168,13 +169,25 @@ TEST_F(StateBuilderTest, DeclarationMistakesAreCaughtEarly) {
 }
 
 TEST_F(StateBuilderTest, EmittingAnUndeclaredEventTypeIsAProgrammingError) {
+  // A handler that returns one typed event is checked when the state is built.
+  EXPECT_THROW(state<Counter>("Sloppy")
+                   .on<Increment>("bump")
+                   .emit([](const Increment& action, const Counter&) { return Incremented{action.by}; })
+                   .build(),
+               std::invalid_argument);
+  // One that returns act::Events, typed or named, when it emits.
   const auto sloppy = state<Counter>("Sloppy")
                           .on<Increment>("bump")
-                          .emit([](const Increment& action, const Counter&) { return Incremented{action.by}; })
+                          .emit([](const Increment& action, const Counter&) { return events(Incremented{action.by}); })
+                          .on<Increment>("name")
+                          .emit([](const Increment& action, const Counter&) {
+                            return Events{}.add("Incremented", json{{"by", action.by}});
+                          })
                           .build();
   auto sloppy_app = app(pool_).with(sloppy).build();
   const std::string s = stream();
   EXPECT_THROW(sloppy_app.do_action("bump", {s, kAnn, {}}, Increment{1}), std::logic_error);
+  EXPECT_THROW(sloppy_app.do_action("name", {s, kAnn, {}}, Increment{1}), std::logic_error) << "a typo in a name too";
   EXPECT_EQ(store_->version(s), -1);
 }
 

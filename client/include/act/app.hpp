@@ -27,6 +27,7 @@
 #include "act/detail/reaction_model.hpp"
 #include "act/drain.hpp"
 #include "act/event.hpp"
+#include "act/event_name.hpp"
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"
@@ -214,6 +215,15 @@ class AppBuilder {
   // (nlohmann::json: the payload as it is).
   template <class E>
   ReactionBuilder<E> on(std::string event_name) &&;
+  // The same, for an event type that names itself (act/event_name.hpp).
+  template <named_event E>
+  ReactionBuilder<E> on() && {
+    return std::move(*this).template on<E>(std::string(act::event_name<E>()));
+  }
+  // Events this app reacts to that no state of it declares: written by
+  // other applications or by SQL. Reacting to any other undeclared name is
+  // an error at build().
+  AppBuilder declares(std::vector<std::string> event_names) &&;
   // Declares a lane (or, named "default", configures the default one).
   AppBuilder lane(Lane lane) &&;
   // Called (from worker threads too) for every failed reaction attempt and
@@ -224,8 +234,10 @@ class AppBuilder {
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
   // Throws std::invalid_argument when two states declare the same action,
-  // or when reactions contradict each other (a target served twice, an
-  // undeclared lane, a handler name used twice for one event).
+  // when a reaction or projection handles an event no state declares (and
+  // declares() does not name), or when reactions contradict each other (a
+  // target served twice, an undeclared lane, a handler name used twice for
+  // one event).
   App build() &&;
 
  private:
@@ -241,6 +253,7 @@ class AppBuilder {
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
   std::vector<Lane> lanes_;
   std::function<void(const ReactionFailure&)> on_failure_;
+  std::vector<std::string> external_events_;
 };
 
 template <class E>

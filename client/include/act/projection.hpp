@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "act/detail/payload.hpp"
+#include "act/event_name.hpp"
 #include "act/detail/reaction_model.hpp"
 
 namespace act {
@@ -88,6 +89,11 @@ class ProjectionBuilder {
       handler(detail::parse_payload<E>(event.data, event.name), event, sql);
     });
     return std::move(*this);
+  }
+  // The same, for an event type that names itself (act/event_name.hpp).
+  template <named_event E, class F>
+  ProjectionBuilder on(F handler) && {
+    return std::move(*this).template on<E>(std::string(act::event_name<E>()), std::move(handler));
   }
   // An event the batch handler takes (no handler of its own).
   ProjectionBuilder on(std::string event_name) && {

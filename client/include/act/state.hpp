@@ -20,12 +20,14 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <typeindex>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "act/detail/event_versions.hpp"
+#include "act/event_name.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/state_model.hpp"
 #include "act/errors.hpp"
@@ -102,6 +104,10 @@ class ActionBuilder {
       }
       return std::any(std::move(parsed));
     };
+    using Returned = std::decay_t<typename std::conditional_t<std::is_invocable_v<F&, const P&, const S&, const Target&>,
+                                                     std::invoke_result<F&, const P&, const S&, const Target&>,
+                                                     std::invoke_result<F&, const P&, const S&>>::type>;
+    if constexpr (!std::is_same_v<Returned, Events>) action_.emits = std::type_index(typeid(Returned));
     action_.emit = [handler = std::move(handler)](const std::any& payload, const std::any& state, const Target& target) {
       const P& action = std::any_cast<const P&>(payload);
       const S& current = std::any_cast<const S&>(state);
@@ -163,12 +169,23 @@ class StateBuilder {
     return std::move(*this);
   }
 
+  // Declares event E under its own name (act/event_name.hpp) with its reducer.
+  template <named_event E, class F>
+  StateBuilder patch(F reducer) && {
+    return std::move(*this).template patch<E>(std::string(act::event_name<E>()), std::move(reducer));
+  }
+
   // Declares event E under event_name with its reducer:
   // reducer(const E&, S[, const Committed&]) -> S.
   template <class E, class F>
   StateBuilder patch(std::string event_name, F reducer) && {
     if (event_name.empty() || event_name == kSnapshotEvent || event_name == kTombstoneEvent)
       throw std::invalid_argument("patch(): \"" + event_name + "\" is not a usable event name");
+    if constexpr (named_event<E>) {
+      if (event_name != act::event_name<E>())
+        throw std::invalid_argument("patch(): " + model_->name + " declares " + event_name + " with a type named " +
+                                    std::string(act::event_name<E>()));
+    }
     if (model_->reducers.contains(event_name))
       throw std::invalid_argument("patch(): event " + event_name + " is declared twice in " + model_->name);
     const std::string target = model_->name + "." + event_name;
@@ -281,6 +298,11 @@ class StateBuilder {
   State<S> build() && {
     if (!model_->init) throw std::invalid_argument("build(): state " + model_->name + " needs init()");
     detail::settle_event_versions(*model_);
+    for (const auto& [action_name, action] : model_->actions) {
+      if (action.emits && !model_->event_names.contains(*action.emits))
+        throw std::invalid_argument("build(): action " + action_name + " of " + model_->name + " emits " +
+                                    action.emits->name() + ", an event type the state does not declare (patch<E>)");
+    }
     for (const auto& [event_name, fields] : model_->sensitive) {
       if (!model_->reducers.contains(event_name))
         throw std::invalid_argument("sensitive(): state " + model_->name + " does not declare event " + event_name);

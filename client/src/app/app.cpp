@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "app/app_core.hpp"
@@ -82,6 +83,14 @@ AppBuilder AppBuilder::on_failure(std::function<void(const ReactionFailure&)> li
   return std::move(*this);
 }
 
+AppBuilder AppBuilder::declares(std::vector<std::string> event_names) && {
+  for (std::string& name : event_names) {
+    if (name.empty()) throw std::invalid_argument("declares(): an event name is empty");
+    external_events_.push_back(std::move(name));
+  }
+  return std::move(*this);
+}
+
 AppBuilder AppBuilder::lane(Lane lane) && {
   lanes_.push_back(std::move(lane));
   return std::move(*this);
@@ -121,9 +130,32 @@ detail::SensitiveFields app_sensitive_fields(const std::vector<std::shared_ptr<c
   return sensitive;
 }
 
+// A reaction or projection of an event nobody declares is most likely a
+// typo: it would wait for events that never come.
+void check_handled_events_are_declared(const std::vector<std::shared_ptr<const detail::StateModel>>& states,
+                                       const std::vector<std::string>& external,
+                                       const std::vector<detail::ReactionModel>& reactions,
+                                       const std::vector<std::shared_ptr<const detail::ProjectionModel>>& projections) {
+  std::set<std::string, std::less<>> declared(external.begin(), external.end());
+  for (const auto& state : states) {
+    for (const auto& [name, reducer] : state->reducers) declared.insert(name);
+    for (const auto& [name, upcast] : state->upcasts) declared.insert(name);
+  }
+  const auto check = [&](const std::string& event, const std::string& owner) {
+    if (!declared.contains(event))
+      throw std::invalid_argument(owner + " handles " + event +
+                                  ", which no state of the app declares: patch<E>() it, or name it in declares() "
+                                  "when other applications write it");
+  };
+  for (const auto& reaction : reactions) check(reaction.event, "reaction " + reaction.name);
+  for (const auto& projection : projections)
+    for (const auto& [event, handler] : projection->handlers) check(event, "projection " + projection->route.target);
+}
+
 }  // namespace
 
 App AppBuilder::build() && {
+  check_handled_events_are_declared(states_, external_events_, reactions_, projections_);
   auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_),
                                                     app_upcasts(states_), app_sensitive_fields(states_));
   auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);

@@ -40,7 +40,12 @@ std::vector<Message> to_messages(const detail::StateModel& model, const Events& 
                              " replaces: emit " + replaced->second + " (the reducer of " + name +
                              " stays, for the events already stored)");
     }
-    if (const auto reducer = model.reducers.find(name); reducer != model.reducers.end()) reducer->second.validate(event.data);
+    const auto reducer = model.reducers.find(name);
+    if (reducer == model.reducers.end()) {
+      throw std::logic_error("state " + model.name + " emitted " + name +
+                             ", which it does not declare: add patch<E>(\"" + name + "\", reducer)");
+    }
+    reducer->second.validate(event.data);
     messages.push_back(detail::split_personal_data(Message{std::move(name), event.data, std::nullopt}, model.sensitive));
   }
   return messages;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <typeindex>
 #include <vector>
@@ -55,6 +56,9 @@ struct ActionModel {
   std::vector<Invariant> invariants;
   std::function<Events(const std::any& payload, const std::any& state, const Target& target)> emit;
   RetryPolicy retry;
+  // The event type an emit handler returns when it returns one typed event
+  // (checked at build: the state must declare it); none for act::Events.
+  std::optional<std::type_index> emits;
 };
 
 struct ReducerModel {
