@@ -22,10 +22,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/detail/listeners.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/reaction_model.hpp"
 #include "act/drain.hpp"
 #include "act/event.hpp"
+#include "act/observe.hpp"
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"
@@ -189,10 +191,28 @@ class AppBuilder {
   // Declares a lane (or, named "default", configures the default one).
   AppBuilder lane(Lane lane) &&;
   // Called (from worker threads too) for every failed reaction attempt and
-  // every worker cycle the database refused; a throw from it is ignored.
-  // Without a listener the workers log each one to stderr; settle() and
-  // drain() report them in their results either way.
+  // every worker cycle the database refused; a throw from it is logged.
+  // Without a listener the workers log each one; settle() and drain()
+  // report them in their results either way.
   AppBuilder on_failure(std::function<void(const ReactionFailure&)> listener) &&;
+  // Where the app logs what it meets and does not throw: worker failures
+  // nobody listens to, snapshot commits that failed, acknowledgements the
+  // database dropped, events no reaction handles. Default: stderr_logger().
+  AppBuilder logger(std::shared_ptr<Logger> logger) &&;
+  // Lifecycle callbacks (act/observe.hpp), called on whichever thread met
+  // the moment, worker threads included, so they must be thread-safe; a
+  // throw from one is logged and goes no further.
+  // After do_action's commit (a reaction's actions too), with its events.
+  AppBuilder on_committed(std::function<void(const std::vector<Committed>&)> listener) &&;
+  // After an acknowledgement that moved a target's watermark landed.
+  AppBuilder on_acked(std::function<void(const Acked&)> listener) &&;
+  // After a target got blocked, with the failure that blocked it.
+  AppBuilder on_blocked(std::function<void(const ReactionFailure&)> listener) &&;
+  // When settle() finished, with what it returns (before settle_or_throw throws).
+  AppBuilder on_settled(std::function<void(const SettleResult&)> listener) &&;
+  // Every error met on the reaction side: each failed attempt (also heard by
+  // on_failure), a refused cycle, a failed correlate pass, a lost wake-up connection.
+  AppBuilder on_error(std::function<void(const WorkerError&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
   // Throws std::invalid_argument when two states declare the same action,
@@ -212,7 +232,7 @@ class AppBuilder {
   std::vector<detail::ReactionModel> reactions_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
   std::vector<Lane> lanes_;
-  std::function<void(const ReactionFailure&)> on_failure_;
+  detail::Listeners listeners_;
 };
 
 template <class E>

@@ -9,20 +9,22 @@
 #include "act/app.hpp"
 #include "app/causation.hpp"
 #include "app/counters.hpp"
+#include "app/observers.hpp"
 #include "cache/state_cache.hpp"
 #include "react/reactor.hpp"
 
 namespace act::app_detail {
 
 struct AppCore {
-  AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options)
-      : store(std::move(pool), options.store), cache(options.cache_size) {}
+  AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options, detail::Listeners listeners)
+      : store(std::move(pool), options.store), cache(options.cache_size), observers(std::move(listeners)) {}
 
   Store store;
   cache::StateCache cache;
   // Built once, read-only afterwards: safe to share between threads.
   std::map<std::string, std::shared_ptr<const detail::StateModel>, std::less<>> action_owners;
   Counters counters;
+  Observers observers;
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;
 

@@ -1,7 +1,6 @@
 #include "react/reactor.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 #include "act/errors.hpp"
@@ -24,17 +23,15 @@ std::chrono::steady_clock::time_point steady_from(Timestamp due) {
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(due - std::chrono::system_clock::now());
 }
 
-// One line on stderr.
-void log_line(const std::string& text) {
-  const std::string line = "pg_act: " + text + "\n";
-  std::fputs(line.c_str(), stderr);
-}
+// A failure outside any handler: the database refused a worker's call.
+ReactionFailure refused(const std::exception& error) { return ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}}; }
+
+std::string lane_label(const Lane& lane) { return "lane " + lane.name; }
 
 }  // namespace
 
-Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
-                 std::function<void(const ReactionFailure&)> on_failure)
-    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_, std::move(on_failure)} {
+Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
+    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_} {
   if (registry_->has_dynamic())
     correlator_ = std::make_unique<Correlator>(core_.store, *registry_, coverage_, app_detail::new_correlation_id());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
@@ -117,29 +114,9 @@ void Reactor::flush_quietly(LaneSlot& slot) noexcept {
     slot.controller.flush(deps_);
   } catch (const std::exception& error) {
     // Their leases run out and the streams are claimed again.
-    worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+    core_.observers.worker_failed(lane_label(slot.controller.lane()), refused(error));
   } catch (...) {
-  }
-}
-
-void Reactor::worker_failed(const ReactionFailure& failure) const noexcept {
-  if (deps_.on_failure) {
-    report_failure(deps_, failure);
-    return;
-  }
-  try {
-    log_line(to_string(failure));
-  } catch (...) {  // a log line that cannot be written is not the worker's problem
-  }
-}
-
-void Reactor::log_unheard(const DrainResult& result) const noexcept {
-  if (deps_.on_failure) return;  // the listener heard them in the cycle
-  try {
-    for (const ReactionFailure& failure : result.failures) log_line(to_string(failure));
-    const auto reported = static_cast<std::int32_t>(result.failures.size());
-    if (result.failed > reported) log_line("and " + std::to_string(result.failed - reported) + " more failed attempts");
-  } catch (...) {
+    core_.observers.error(lane_label(slot.controller.lane()), "flushing acknowledgements threw a non-exception");
   }
 }
 
@@ -163,6 +140,7 @@ SettleResult Reactor::settle(const SettleOptions& options) {
     throw;
   }
   total.drained += flush_lanes();
+  core_.observers.settled(total);
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
   return total;
 }
@@ -188,12 +166,12 @@ void Reactor::lane_loop(LaneSlot& slot) {
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
-        worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+        core_.observers.worker_failed(lane_label(lane), refused(error));
         wake_at = std::chrono::steady_clock::now() + backoff;
         backoff = std::min(backoff * 2, kFailureBackoffMax);
         break;
       }
-      log_unheard(report.result);
+      core_.observers.log_unheard(report.result);
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
       if (!report.result.progressed()) break;
     }
@@ -216,7 +194,7 @@ void Reactor::correlate_loop(const WorkerOptions& options) {
       }
       backoff = kFailureBackoffMin;
     } catch (const std::exception& error) {
-      worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+      core_.observers.worker_failed("correlator", refused(error));
       wake_at = std::chrono::steady_clock::now() + backoff;
       backoff = std::min(backoff * 2, kFailureBackoffMax);
     }
@@ -236,7 +214,7 @@ void Reactor::start(const WorkerOptions& options) {
   }
   if (correlator_) workers_.emplace_back([this, options] { correlate_loop(options); });
   workers_.emplace_back([this, options] {
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }).run(stop_);
+    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers).run(stop_);
   });
 }
 

@@ -24,8 +24,7 @@ namespace act::react {
 
 class Reactor {
  public:
-  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
-          std::function<void(const ReactionFailure&)> on_failure);
+  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
@@ -55,9 +54,6 @@ class Reactor {
   void initialize();
   void check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const;
   LaneSlot& slot_for(const std::string& lane);
-  // A worker's failures go to the on_failure listener or, without one, to stderr.
-  void worker_failed(const ReactionFailure& failure) const noexcept;
-  void log_unheard(const DrainResult& result) const noexcept;
   DrainResult drain_lanes(AckMode mode);
   DrainResult flush_lanes();
   void flush_quietly(LaneSlot& slot) noexcept;

@@ -9,14 +9,15 @@
 #include <string>
 
 #include "act/drain.hpp"
+#include "app/observers.hpp"
 #include "react/signal.hpp"
 
 namespace act::react {
 
 class Waker {
  public:
-  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake)
-      : conninfo_(std::move(conninfo)), options_(options), wake_(std::move(wake)) {}
+  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake, const app_detail::Observers& observers)
+      : conninfo_(std::move(conninfo)), options_(options), wake_(std::move(wake)), observers_(observers) {}
 
   // Runs until stop is signalled.
   void run(Signal& stop);
@@ -28,6 +29,7 @@ class Waker {
   const std::string conninfo_;
   const WorkerOptions options_;
   const std::function<void()> wake_;
+  const app_detail::Observers& observers_;  // told of each lost connection
 };
 
 }  // namespace act::react
