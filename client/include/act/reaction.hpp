@@ -70,6 +70,10 @@ struct Lane {
   std::int32_t streams = 10;                // streams claimed per cycle
   std::int32_t events = 100;                // events read per stream per cycle
   std::chrono::milliseconds cycle{1'000};   // a worker drains at least this often, woken or not
+  // Claimed streams of one cycle handled at once, each on one thread, its
+  // events in order (1: one stream after another). Handlers of different
+  // streams then run concurrently, so they must be thread-safe.
+  std::int32_t threads = 1;
 };
 
 // Thrown (by ReactionContext::defer_until or a handler) to hand an event back
