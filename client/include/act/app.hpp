@@ -8,6 +8,7 @@
 //   auto snapshot = app.load(counter, "counter-1");   // cache, else snapshot + replay
 //   app.settle();                                     // or: correlate + drain until quiet, on this thread
 #include <any>
+#include <chrono>
 #include <concepts>
 #include <stdexcept>
 #include <type_traits>
@@ -149,6 +150,13 @@ class App {
   // Stops the workers: each finishes the event in hand, acknowledges what it
   // handled and releases the rest of its leases. Also run by the destructor.
   void shutdown();
+  // The same, waiting at most `grace` (plus the time to join those that
+  // finished): a worker still busy then (a handler stuck in a call) is let
+  // go and logged. It runs on by itself, keeping what it uses alive (the
+  // app's core, its pool and handlers) even once the App is destroyed, sees
+  // ReactionContext::stopping() and stops after the event in hand; its
+  // leases run out in the database and other workers take the streams.
+  void shutdown(std::chrono::milliseconds grace);
 
   // Recovery.
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
@@ -166,10 +174,10 @@ class App {
 
  private:
   friend class AppBuilder;
-  explicit App(std::unique_ptr<app_detail::AppCore> core);
+  explicit App(std::shared_ptr<app_detail::AppCore> core);
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const AsOf* as_of);
 
-  std::unique_ptr<app_detail::AppCore> core_;
+  std::shared_ptr<app_detail::AppCore> core_;
 };
 
 template <class E>

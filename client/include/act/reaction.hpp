@@ -14,6 +14,7 @@
 //           })
 //           .handle("notify_team", ...)
 //       .build();
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -86,8 +87,10 @@ struct DeferSignal {
 // What a reaction handler gets besides its event's payload.
 class ReactionContext {
  public:
-  ReactionContext(app_detail::AppCore& core, const Committed& event, const std::string& target) noexcept
-      : core_(core), event_(event), target_(target) {}
+  // stopping: the flag of whoever runs the handler (a worker, or settle's caller).
+  ReactionContext(app_detail::AppCore& core, const Committed& event, const std::string& target,
+                  const std::atomic<bool>& stopping) noexcept
+      : core_(core), event_(event), target_(target), stopping_(stopping) {}
 
   const Committed& event() const noexcept { return event_; }
   // The target stream this reaction runs for.
@@ -108,7 +111,7 @@ class ReactionContext {
 
   // True once the app is shutting down: a long handler may finish early
   // (what it did not handle is handled after the restart).
-  bool stopping() const noexcept;
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
 
  private:
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream);
@@ -116,6 +119,7 @@ class ReactionContext {
   app_detail::AppCore& core_;
   const Committed& event_;
   const std::string& target_;
+  const std::atomic<bool>& stopping_;
 };
 
 }  // namespace act

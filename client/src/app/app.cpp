@@ -7,10 +7,18 @@
 
 namespace act {
 
-App::App(std::unique_ptr<app_detail::AppCore> core) : core_(std::move(core)) {}
+App::App(std::shared_ptr<app_detail::AppCore> core) : core_(std::move(core)) {}
 App::App(App&&) noexcept = default;
-App& App::operator=(App&&) noexcept = default;
-App::~App() = default;
+
+App& App::operator=(App&& other) noexcept {
+  if (this != &other) {
+    shutdown();  // the workers hold a share of the core: they would run on
+    core_ = std::move(other.core_);
+  }
+  return *this;
+}
+
+App::~App() { shutdown(); }
 
 ActionResult App::do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                             const DoOptions& options) {
@@ -103,7 +111,7 @@ AppBuilder AppBuilder::lane(Lane lane) && {
 
 App AppBuilder::build() && {
   auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_));
-  auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_, std::move(listeners_));
+  auto core = std::make_shared<app_detail::AppCore>(std::move(pool_), options_, std::move(listeners_));
   for (const auto& state : states_) {
     for (const auto& [name, action] : state->actions) {
       const auto [where, added] = core->action_owners.emplace(name, state);

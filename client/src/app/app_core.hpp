@@ -15,7 +15,9 @@
 
 namespace act::app_detail {
 
-struct AppCore {
+// Shared: App holds it, and so does each worker thread, so a thread that
+// App::shutdown(grace) let go finds everything it uses still there.
+struct AppCore : std::enable_shared_from_this<AppCore> {
   AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options, detail::Listeners listeners)
       : store(std::move(pool), options.store), cache(options.cache_size), observers(std::move(listeners)) {}
 

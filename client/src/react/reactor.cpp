@@ -152,17 +152,19 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
   throw std::logic_error("no controller for lane " + lane);
 }
 
-void Reactor::lane_loop(LaneSlot& slot) {
+void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
   const Lane& lane = slot.controller.lane();
+  // This run's stop, not the reactor's: a thread let go stays stopped after a restart.
+  CycleDeps deps{core_, *registry_, coverage_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
-  while (!stopping_) {
+  while (!run.stopping) {
     slot.wake.wait_until(wake_at);
     wake_at = std::chrono::steady_clock::now() + lane.cycle;
-    while (!stopping_) {
+    while (!run.stopping) {
       CycleReport report;
       try {
-        report = slot.controller.drain(deps_, AckMode::kCarry);
+        report = slot.controller.drain(deps, AckMode::kCarry);
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
@@ -181,14 +183,14 @@ void Reactor::lane_loop(LaneSlot& slot) {
   }
 }
 
-void Reactor::correlate_loop(const WorkerOptions& options) {
+void Reactor::correlate_loop(const WorkerOptions& options, const WorkerRun& run) {
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
-  while (!stopping_) {
+  while (!run.stopping) {
     correlate_wake_.wait_until(wake_at);
     wake_at = std::chrono::steady_clock::now() + options.correlate_every;
     try {
-      for (CorrelateResult result; !stopping_;) {
+      for (CorrelateResult result; !run.stopping;) {
         result = correlate();
         if (!result.scanned || result.events < kScanLimit) break;
       }
@@ -201,33 +203,62 @@ void Reactor::correlate_loop(const WorkerOptions& options) {
   }
 }
 
+void Reactor::spawn(std::string name, std::function<void()> loop) {
+  // The thread's share of the core keeps the reactor, its lanes and the
+  // handlers alive for as long as it runs, even once let go past a grace.
+  workers_.spawn(name, [core = core_.shared_from_this(), name, loop = std::move(loop)] {
+    try {
+      loop();
+    } catch (const std::exception& error) {
+      core->observers.error(name, error.what());
+    } catch (...) {
+      core->observers.error(name, "a worker threw a non-exception");
+    }
+  });
+}
+
 void Reactor::start(const WorkerOptions& options) {
+  for (const std::string& name : options.only_lanes) {
+    if (!registry_->lanes().contains(name))
+      throw std::invalid_argument("start(): only_lanes names lane " + name + ", which is not declared");
+  }
   const std::lock_guard lock(workers_mutex_);
   if (!workers_.empty() || registry_->empty()) return;
   initialize();
   stopping_ = false;
-  stop_.restart();
+  run_ = std::make_shared<WorkerRun>();
   correlate_wake_.restart();
   for (const auto& slot : lanes_) {
+    const std::string& lane = slot->controller.lane().name;
+    if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
-    workers_.emplace_back([this, &slot = *slot] { lane_loop(slot); });
+    spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });
   }
-  if (correlator_) workers_.emplace_back([this, options] { correlate_loop(options); });
-  workers_.emplace_back([this, options] {
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers).run(stop_);
+  if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
+  spawn("waker", [this, options, run = run_] {
+    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers).run(run->stop);
   });
 }
 
-void Reactor::shutdown() {
+void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
   const std::lock_guard lock(workers_mutex_);
   if (workers_.empty()) return;
+  const auto deadline = grace ? std::optional(std::chrono::steady_clock::now() + *grace) : std::nullopt;
   stopping_ = true;
-  stop_.stop();
+  run_->stopping = true;
+  run_->stop.stop();
   correlate_wake_.stop();
   for (const auto& slot : lanes_) slot->wake.stop();
-  for (std::thread& worker : workers_) worker.join();
-  workers_.clear();
-  if (correlator_) correlator_->release();
+  const std::vector<std::string> let_go = workers_.join(deadline);
+  // A correlator let go may be inside a scan, holding the lease: it runs out by itself.
+  if (correlator_ && std::find(let_go.begin(), let_go.end(), "correlator") == let_go.end()) correlator_->release();
+  if (!let_go.empty()) {
+    std::string names;
+    for (const std::string& name : let_go) names += (names.empty() ? "" : ",") + name;
+    core_.observers.log(LogLevel::kWarning, "shutdown let workers go that were still running after the grace period",
+                        {{"workers", names}, {"grace_ms", std::to_string(grace->count())}});
+  }
+  run_.reset();
   stopping_ = false;
 }
 
