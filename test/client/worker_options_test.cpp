@@ -123,5 +123,29 @@ TEST_F(WorkerOptionsTest, ShutdownWithAGraceLetsAStuckHandlerGo) {
   EXPECT_TRUE(eventually([&] { return pool_in_use.expired(); })) << "the thread let the core go once it ended";
 }
 
+TEST_F(WorkerOptionsTest, ShutdownWithAGraceAndNothingStuckLetsNoWorkerGo) {
+  const std::string target = stream("t");
+  const std::string s = stream();
+  App app = act::app(pool_)
+                .with(counter_)
+                .logger(log_)
+                .on<Incremented>("Incremented")
+                .to(Route{target, s})
+                .handle("record", [&](const Incremented&, ReactionContext& context) {
+                  recorder_.record(context.target(), context.event());
+                })
+                .build();
+  WorkerOptions options;
+  options.wait_slice = 5s;  // the waker outlives the grace: let go, as it ends by itself, unremarked
+  app.start(options);
+  const ActionResult done = app.do_action("increment", {s, kAnn, {}}, Increment{1});
+  ASSERT_TRUE(recorder_.wait_for(1));
+  app.shutdown(1s);
+
+  EXPECT_FALSE(log_->find("shutdown let workers go").has_value());
+  EXPECT_EQ(recorder_.ids(target), ids_of({done}));
+  EXPECT_EQ(subscription(target).at, done.id) << "the lane's worker acknowledged before it stopped";
+}
+
 }  // namespace
 }  // namespace act::test

@@ -28,6 +28,8 @@ ReactionFailure refused(const std::exception& error) { return ReactionFailure{{}
 
 std::string lane_label(const Lane& lane) { return "lane " + lane.name; }
 
+constexpr std::string_view kWakerName = "waker";
+
 }  // namespace
 
 Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
@@ -235,7 +237,7 @@ void Reactor::start(const WorkerOptions& options) {
     spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });
   }
   if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
-  spawn("waker", [this, options, run = run_] {
+  spawn(std::string(kWakerName), [this, options, run = run_] {
     Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers).run(run->stop);
   });
 }
@@ -252,11 +254,15 @@ void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
   const std::vector<std::string> let_go = workers_.join(deadline);
   // A correlator let go may be inside a scan, holding the lease: it runs out by itself.
   if (correlator_ && std::find(let_go.begin(), let_go.end(), "correlator") == let_go.end()) correlator_->release();
-  if (!let_go.empty()) {
-    std::string names;
-    for (const std::string& name : let_go) names += (names.empty() ? "" : ",") + name;
+  // The waker may be inside an act.wait of up to wait_slice: let go, it ends
+  // by itself then, so only the others are worth a warning.
+  std::string busy;
+  for (const std::string& name : let_go) {
+    if (name != kWakerName) busy += (busy.empty() ? "" : ",") + name;
+  }
+  if (!busy.empty()) {
     core_.observers.log(LogLevel::kWarning, "shutdown let workers go that were still running after the grace period",
-                        {{"workers", names}, {"grace_ms", std::to_string(grace->count())}});
+                        {{"workers", busy}, {"grace_ms", std::to_string(grace->count())}});
   }
   run_.reset();
   stopping_ = false;
