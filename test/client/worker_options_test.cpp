@@ -126,25 +126,31 @@ TEST_F(WorkerOptionsTest, ShutdownWithAGraceLetsAStuckHandlerGo) {
 TEST_F(WorkerOptionsTest, ShutdownWithAGraceAndNothingStuckLetsNoWorkerGo) {
   const std::string target = stream("t");
   const std::string s = stream();
-  App app = act::app(pool_)
-                .with(counter_)
-                .logger(log_)
-                .on<Incremented>("Incremented")
-                .to(Route{target, s})
-                .handle("record", [&](const Incremented&, ReactionContext& context) {
-                  recorder_.record(context.target(), context.event());
-                })
-                .build();
+  auto pool = database().pool();
+  const std::weak_ptr<ConnectionPool> pool_in_use = pool;
+  std::optional<App> app(act::app(std::move(pool))
+                             .with(counter_)
+                             .logger(log_)
+                             .on<Incremented>("Incremented")
+                             .to(Route{target, s})
+                             .handle("record",
+                                     [&](const Incremented&, ReactionContext& context) {
+                                       recorder_.record(context.target(), context.event());
+                                     })
+                             .build());
   WorkerOptions options;
-  options.wait_slice = 5s;  // the waker outlives the grace: let go, as it ends by itself, unremarked
-  app.start(options);
-  const ActionResult done = app.do_action("increment", {s, kAnn, {}}, Increment{1});
+  options.wait_slice = 2s;  // the waker may outlive the grace: let go, as it ends by itself, unremarked
+  app->start(options);
+  const ActionResult done = app->do_action("increment", {s, kAnn, {}}, Increment{1});
   ASSERT_TRUE(recorder_.wait_for(1));
-  app.shutdown(1s);
+  app->shutdown(1s);
 
-  EXPECT_FALSE(log_->find("shutdown let workers go").has_value());
+  const auto let_go = log_->find("shutdown let workers go");
+  EXPECT_FALSE(let_go.has_value()) << "let go: " << let_go.value_or(LogLine{}).field("workers");
   EXPECT_EQ(recorder_.ids(target), ids_of({done}));
   EXPECT_EQ(subscription(target).at, done.id) << "the lane's worker acknowledged before it stopped";
+  app.reset();
+  EXPECT_TRUE(eventually([&] { return pool_in_use.expired(); })) << "every thread, the waker too, ended by itself";
 }
 
 }  // namespace
