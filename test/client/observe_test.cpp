@@ -59,17 +59,17 @@ TEST_F(ObserveTest, EventsNoReactionHandlesAreLoggedAndPassedOver) {
   const std::string target = stream("t");
   const std::string s = stream();
   // The row selects Decremented too, as an older version of the app may have made it.
-  store_->subscribe({SubscriptionSpec{target, s, std::vector<std::string>{"Incremented", "Decremented"}, 0,
-                                      std::string(kDefaultLane), {}}});
-  App app = act::app(pool_)
-                .with(counter_)
-                .logger(log_)
-                .on<Incremented>("Incremented")
-                .to(Route{target, s})
-                .handle("record", [&](const Incremented&, ReactionContext& context) {
-                  recorder_.record(context.target(), context.event());
-                })
-                .build();
+  store_->subscribe({SubscriptionSpec{
+      target, s, std::vector<std::string>{"Incremented", "Decremented"}, 0, std::string(kDefaultLane), {}}});
+  App app =
+      act::app(pool_)
+          .with(counter_)
+          .logger(log_)
+          .on<Incremented>("Incremented")
+          .to(Route{target, s})
+          .handle("record", [&](const Incremented&,
+                                ReactionContext& context) { recorder_.record(context.target(), context.event()); })
+          .build();
   const auto up = app.do_action("increment", {s, kAnn, {}}, Increment{2});
   const auto down = app.do_action("decrement", {s, kAnn, {}}, Decrement{1});
   app.settle();
@@ -148,7 +148,8 @@ TEST_F(ObserveTest, LifecycleCallbacksHearCommitsAcksBlocksSettlesAndErrors) {
                 .handle("fine", [](const Incremented&, ReactionContext&) {})
                 .on<Incremented>("Incremented")
                 .to(Route{bad, s})
-                .handle("print_label", [](const Incremented&, ReactionContext&) { throw NonRetryableError("printer on fire"); })
+                .handle("print_label",
+                        [](const Incremented&, ReactionContext&) { throw NonRetryableError("printer on fire"); })
                 .build();
   const ActionResult done = app.do_action("increment_twice", {s, kAnn, {}}, Increment{1});
   const SettleResult result = app.settle();
@@ -179,17 +180,17 @@ TEST_F(ObserveTest, LifecycleCallbacksHearCommitsAcksBlocksSettlesAndErrors) {
 TEST_F(ObserveTest, AThrowingCallbackIsLoggedAndKillsNoWorker) {
   const std::string target = stream("t");
   const std::string s = stream();
-  App app = act::app(pool_)
-                .with(counter_)
-                .logger(log_)
-                .on_committed([](const std::vector<Committed>&) { throw std::runtime_error("committed listener broke"); })
-                .on_acked([](const Acked&) { throw std::runtime_error("acked listener broke"); })
-                .on<Incremented>("Incremented")
-                .to(Route{target, s})
-                .handle("record", [&](const Incremented&, ReactionContext& context) {
-                  recorder_.record(context.target(), context.event());
-                })
-                .build();
+  App app =
+      act::app(pool_)
+          .with(counter_)
+          .logger(log_)
+          .on_committed([](const std::vector<Committed>&) { throw std::runtime_error("committed listener broke"); })
+          .on_acked([](const Acked&) { throw std::runtime_error("acked listener broke"); })
+          .on<Incremented>("Incremented")
+          .to(Route{target, s})
+          .handle("record", [&](const Incremented&,
+                                ReactionContext& context) { recorder_.record(context.target(), context.event()); })
+          .build();
   app.start();
   const ActionResult first = app.do_action("increment", {s, kAnn, {}}, Increment{1});
   ASSERT_TRUE(eventually([&] { return subscription(target).at >= first.id; }));

@@ -10,15 +10,15 @@
 #include <any>
 #include <chrono>
 #include <concepts>
-#include <stdexcept>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,8 +32,8 @@
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"
-#include "act/sql.hpp"
 #include "act/snapshot.hpp"
+#include "act/sql.hpp"
 #include "act/state.hpp"
 #include "act/store.hpp"
 #include "act/target.hpp"

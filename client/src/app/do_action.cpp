@@ -73,7 +73,9 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
       // The action is committed; a missed snapshot only makes the next cold load longer.
       Counters::bump(core.counters.snapshot_failures);
       core.observers.log(LogLevel::kWarning, "snapshot commit failed; the action is committed",
-                         {{"state", model.name}, {"stream", stream}, {"version", std::to_string(after.version)},
+                         {{"state", model.name},
+                          {"stream", stream},
+                          {"version", std::to_string(after.version)},
                           {"error", error.what()}});
     }
   }

@@ -59,9 +59,12 @@ void Observers::acked(const Acked& acked) const noexcept { notify("on_acked", li
 void Observers::blocked(const ReactionFailure& failure) const noexcept {
   notify("on_blocked", listeners_.on_blocked, failure);
 }
-void Observers::settled(const SettleResult& result) const noexcept { notify("on_settled", listeners_.on_settled, result); }
+void Observers::settled(const SettleResult& result) const noexcept {
+  notify("on_settled", listeners_.on_settled, result);
+}
 
-void Observers::to_on_error(std::string_view where, std::string_view error, const ReactionFailure* failure) const noexcept {
+void Observers::to_on_error(std::string_view where, std::string_view error,
+                            const ReactionFailure* failure) const noexcept {
   if (!listeners_.on_error) return;
   try {
     WorkerError worker_error{std::string(where), std::string(error), std::nullopt};
@@ -95,7 +98,8 @@ void Observers::log_unheard(const DrainResult& result) const noexcept {
   const auto reported = static_cast<std::int32_t>(result.failures.size());
   if (result.failed > reported) {
     try {
-      log(LogLevel::kWarning, "more failed attempts in the cycle", {{"count", std::to_string(result.failed - reported)}});
+      log(LogLevel::kWarning, "more failed attempts in the cycle",
+          {{"count", std::to_string(result.failed - reported)}});
     } catch (...) {
     }
   }

@@ -34,7 +34,8 @@ class Observers {
 
  private:
   template <class Event>
-  void notify(std::string_view name, const std::function<void(const Event&)>& callback, const Event& event) const noexcept;
+  void notify(std::string_view name, const std::function<void(const Event&)>& callback,
+              const Event& event) const noexcept;
   void log_failure(const ReactionFailure& failure) const noexcept;
   void to_on_error(std::string_view where, std::string_view error, const ReactionFailure* failure) const noexcept;
 

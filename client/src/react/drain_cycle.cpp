@@ -32,8 +32,9 @@ void log_unknown(const CycleDeps& deps, const Lane& lane, const Lease& lease, co
                  std::size_t count) {
   std::string listed;
   for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
-  deps.core.observers.log(LogLevel::kWarning, "events no reaction handles were passed over",
-                          {{"lane", lane.name}, {"target", lease.stream}, {"names", listed}, {"count", std::to_string(count)}});
+  deps.core.observers.log(
+      LogLevel::kWarning, "events no reaction handles were passed over",
+      {{"lane", lane.name}, {"target", lease.stream}, {"names", listed}, {"count", std::to_string(count)}});
 }
 
 struct Handed {
@@ -81,7 +82,8 @@ void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
   try {
     deps.coverage.learn(deps.core.store, deps.registry, unknown);
   } catch (const std::exception& error) {
-    deps.core.observers.log(LogLevel::kWarning, "could not read the claimed targets' rows; their events are read with act.query",
+    deps.core.observers.log(LogLevel::kWarning,
+                            "could not read the claimed targets' rows; their events are read with act.query",
                             {{"error", error.what()}});
   }
 }
@@ -131,7 +133,8 @@ std::int32_t acks_landed(const CycleDeps& deps, const Lane& lane, const std::vec
   std::int32_t lost = 0;
   for (const Acknowledgement& ack : sent) {
     if (ack.due) continue;  // applied but never returned
-    const bool landed = std::any_of(applied.begin(), applied.end(), [&](const Lease& lease) { return lease.stream == ack.lease.stream; });
+    const bool landed = std::any_of(applied.begin(), applied.end(),
+                                    [&](const Lease& lease) { return lease.stream == ack.lease.stream; });
     if (landed) {
       if (ack.at > ack.lease.at) deps.core.observers.acked(Acked{lane.name, ack.lease.stream, ack.at});
       continue;

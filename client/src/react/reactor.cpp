@@ -24,7 +24,9 @@ std::chrono::steady_clock::time_point steady_from(Timestamp due) {
 }
 
 // A failure outside any handler: the database refused a worker's call.
-ReactionFailure refused(const std::exception& error) { return ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}}; }
+ReactionFailure refused(const std::exception& error) {
+  return ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}};
+}
 
 std::string lane_label(const Lane& lane) { return "lane " + lane.name; }
 
@@ -238,7 +240,9 @@ void Reactor::start(const WorkerOptions& options) {
   }
   if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
   spawn(std::string(kWakerName), [this, options, run = run_] {
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers).run(run->stop);
+    Waker(
+        core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers)
+        .run(run->stop);
   });
 }
 

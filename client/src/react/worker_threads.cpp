@@ -30,7 +30,9 @@ std::vector<std::string> WorkerThreads::join(std::optional<std::chrono::steady_c
   std::vector<bool> ended;
   {
     std::unique_lock lock(ended_->mutex);
-    const auto all_ended = [&] { return std::all_of(ended_->flags.begin(), ended_->flags.end(), [](bool flag) { return flag; }); };
+    const auto all_ended = [&] {
+      return std::all_of(ended_->flags.begin(), ended_->flags.end(), [](bool flag) { return flag; });
+    };
     if (deadline) {
       ended_->changed.wait_until(lock, *deadline, all_ended);
     } else {
