@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/counter_app.hpp"
+#include "support/failing_app.hpp"
 #include "support/recorder.hpp"
 
 namespace act::test {
@@ -30,11 +31,6 @@ class WorkerTest : public DatabaseTest {
           recorder_.record(context.target(), context.event());
         })
         .build();
-  }
-
-  Subscription subscription(const std::string& target) {
-    const auto rows = store_->query_streams(StreamFilter::exactly(target));
-    return rows.empty() ? Subscription{} : rows.front();
   }
 
   State<Counter> counter_ = counter_state();
@@ -199,49 +195,27 @@ TEST_F(WorkerTest, ShutdownFinishesTheEventInHandAndReleasesTheRest) {
   EXPECT_EQ(recorder_.ids(target), ids_of(done));
 }
 
-// An app whose reaction to Incremented always fails for good, so its target blocks at once.
-App failing_app(const std::shared_ptr<ConnectionPool>& pool, const State<Counter>& counter, const std::string& target,
-                const std::string& source, std::function<void(const ReactionFailure&)> listener = {}) {
-  auto builder = act::app(pool).with(counter);
-  if (listener) builder = std::move(builder).on_failure(std::move(listener));
-  return std::move(builder)
-      .on<Incremented>("Incremented")
-      .to(Route{target, source})
-      .handle("print_label", [](const Incremented&, ReactionContext&) { throw NonRetryableError("printer on fire"); })
-      .build();
-}
-
 TEST_F(WorkerTest, WithoutAListenerAWorkerLogsFailuresToStderr) {
   const std::string target = stream("t");
   const std::string s = stream();
-  App app = failing_app(pool_, counter_, target, s);
-  testing::internal::CaptureStderr();
-  app.start();
-  app.do_action("increment", {s, kAnn, {}}, Increment{1});
-  const bool blocked = eventually([&] { return subscription(target).blocked; });
-  app.shutdown();  // the worker has finished its cycle, and its log line
-  const std::string logged = testing::internal::GetCapturedStderr();
-  ASSERT_TRUE(blocked);
-  EXPECT_NE(logged.find("printer on fire"), std::string::npos) << "logged: " << logged;
-  EXPECT_NE(logged.find("print_label"), std::string::npos) << "names the reaction; logged: " << logged;
-  EXPECT_NE(logged.find(target), std::string::npos) << "names the target; logged: " << logged;
-  EXPECT_NE(logged.find("blocked"), std::string::npos) << "says the stream is blocked; logged: " << logged;
+  App app = failing_app(act::app(pool_).with(counter_), target, s);
+  const std::optional<std::string> logged = stderr_until_blocked(app, *store_, s, target);
+  ASSERT_TRUE(logged.has_value());
+  EXPECT_NE(logged->find("printer on fire"), std::string::npos) << "logged: " << *logged;
+  EXPECT_NE(logged->find("print_label"), std::string::npos) << "names the reaction; logged: " << *logged;
+  EXPECT_NE(logged->find(target), std::string::npos) << "names the target; logged: " << *logged;
+  EXPECT_NE(logged->find("blocked"), std::string::npos) << "says the stream is blocked; logged: " << *logged;
 }
 
 TEST_F(WorkerTest, AListenerHearsFailuresInsteadOfTheLog) {
   const std::string target = stream("t");
   const std::string s = stream();
   std::atomic<int> heard{0};
-  App app = failing_app(pool_, counter_, target, s, [&](const ReactionFailure&) { ++heard; });
-  testing::internal::CaptureStderr();
-  app.start();
-  app.do_action("increment", {s, kAnn, {}}, Increment{1});
-  const bool blocked = eventually([&] { return subscription(target).blocked; });
-  app.shutdown();
-  const std::string logged = testing::internal::GetCapturedStderr();
-  ASSERT_TRUE(blocked);
+  App app = failing_app(act::app(pool_).with(counter_).on_failure([&](const ReactionFailure&) { ++heard; }), target, s);
+  const std::optional<std::string> logged = stderr_until_blocked(app, *store_, s, target);
+  ASSERT_TRUE(logged.has_value());
   EXPECT_EQ(heard, 1);
-  EXPECT_EQ(logged.find("printer on fire"), std::string::npos) << "logged: " << logged;
+  EXPECT_EQ(logged->find("printer on fire"), std::string::npos) << "logged: " << *logged;
 }
 
 }  // namespace

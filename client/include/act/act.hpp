@@ -7,6 +7,7 @@
 #include "act/errors.hpp"
 #include "act/event.hpp"
 #include "act/events.hpp"
+#include "act/observe.hpp"
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"

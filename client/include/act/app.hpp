@@ -8,31 +8,34 @@
 //   auto snapshot = app.load(counter, "counter-1");   // cache, else snapshot + replay
 //   app.settle();                                     // or: correlate + drain until quiet, on this thread
 #include <any>
+#include <chrono>
 #include <concepts>
-#include <stdexcept>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "act/close.hpp"
+#include "act/detail/listeners.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/reaction_model.hpp"
 #include "act/drain.hpp"
 #include "act/event.hpp"
 #include "act/event_name.hpp"
+#include "act/observe.hpp"
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"
-#include "act/sql.hpp"
 #include "act/snapshot.hpp"
+#include "act/sql.hpp"
 #include "act/state.hpp"
 #include "act/store.hpp"
 #include "act/target.hpp"
@@ -174,6 +177,13 @@ class App {
   // Stops the workers: each finishes the event in hand, acknowledges what it
   // handled and releases the rest of its leases. Also run by the destructor.
   void shutdown();
+  // The same, waiting at most `grace` (plus the time to join those that
+  // finished): a worker still busy then (a handler stuck in a call) is let
+  // go and logged. It runs on by itself, keeping what it uses alive (the
+  // app's core, its pool and handlers) even once the App is destroyed, sees
+  // ReactionContext::stopping() and stops after the event in hand; its
+  // leases run out in the database and other workers take the streams.
+  void shutdown(std::chrono::milliseconds grace);
 
   // Recovery.
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
@@ -191,12 +201,12 @@ class App {
 
  private:
   friend class AppBuilder;
-  explicit App(std::unique_ptr<app_detail::AppCore> core);
+  explicit App(std::shared_ptr<app_detail::AppCore> core);
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of);
   detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
 
-  std::unique_ptr<app_detail::AppCore> core_;
+  std::shared_ptr<app_detail::AppCore> core_;
 };
 
 template <class E>
@@ -227,10 +237,28 @@ class AppBuilder {
   // Declares a lane (or, named "default", configures the default one).
   AppBuilder lane(Lane lane) &&;
   // Called (from worker threads too) for every failed reaction attempt and
-  // every worker cycle the database refused; a throw from it is ignored.
-  // Without a listener the workers log each one to stderr; settle() and
-  // drain() report them in their results either way.
+  // every worker cycle the database refused; a throw from it is logged.
+  // Without a listener the workers log each one; settle() and drain()
+  // report them in their results either way.
   AppBuilder on_failure(std::function<void(const ReactionFailure&)> listener) &&;
+  // Where the app logs what it meets and does not throw: worker failures
+  // nobody listens to, snapshot commits that failed, acknowledgements the
+  // database dropped, events no reaction handles. Default: stderr_logger().
+  AppBuilder logger(std::shared_ptr<Logger> logger) &&;
+  // Lifecycle callbacks (act/observe.hpp), called on whichever thread met
+  // the moment, worker threads included, so they must be thread-safe; a
+  // throw from one is logged and goes no further.
+  // After do_action's commit (a reaction's actions too), with its events.
+  AppBuilder on_committed(std::function<void(const std::vector<Committed>&)> listener) &&;
+  // After an acknowledgement that moved a target's watermark landed.
+  AppBuilder on_acked(std::function<void(const Acked&)> listener) &&;
+  // After a target got blocked, with the failure that blocked it.
+  AppBuilder on_blocked(std::function<void(const ReactionFailure&)> listener) &&;
+  // When settle() finished, with what it returns (before settle_or_throw throws).
+  AppBuilder on_settled(std::function<void(const SettleResult&)> listener) &&;
+  // Every error met on the reaction side: each failed attempt (also heard by
+  // on_failure), a refused cycle, a failed correlate pass, a lost wake-up connection.
+  AppBuilder on_error(std::function<void(const WorkerError&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
   // Throws std::invalid_argument when two states declare the same action,
@@ -252,7 +280,7 @@ class AppBuilder {
   std::vector<detail::ReactionModel> reactions_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
   std::vector<Lane> lanes_;
-  std::function<void(const ReactionFailure&)> on_failure_;
+  detail::Listeners listeners_;
   std::vector<std::string> external_events_;
 };
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,9 @@ struct WorkerOptions {
   bool listen = true;
   // How often dynamic targets are looked for without a wake-up.
   std::chrono::milliseconds correlate_every{1'000};
+  // Run only these lanes' workers (empty: every lane); start() throws
+  // std::invalid_argument for a lane the app does not declare.
+  std::set<std::string> only_lanes{};
 };
 
 struct RebuildProgress {

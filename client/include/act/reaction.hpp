@@ -14,6 +14,7 @@
 //           })
 //           .handle("notify_team", ...)
 //       .build();
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -70,6 +71,10 @@ struct Lane {
   std::int32_t streams = 10;                // streams claimed per cycle
   std::int32_t events = 100;                // events read per stream per cycle
   std::chrono::milliseconds cycle{1'000};   // a worker drains at least this often, woken or not
+  // Claimed streams of one cycle handled at once, each on one thread, its
+  // events in order (1: one stream after another). Handlers of different
+  // streams then run concurrently, so they must be thread-safe.
+  std::int32_t threads = 1;
 };
 
 // Thrown (by ReactionContext::defer_until or a handler) to hand an event back
@@ -82,8 +87,10 @@ struct DeferSignal {
 // What a reaction handler gets besides its event's payload.
 class ReactionContext {
  public:
-  ReactionContext(app_detail::AppCore& core, const Committed& event, const std::string& target) noexcept
-      : core_(core), event_(event), target_(target) {}
+  // stopping: the flag of whoever runs the handler (a worker, or settle's caller).
+  ReactionContext(app_detail::AppCore& core, const Committed& event, const std::string& target,
+                  const std::atomic<bool>& stopping) noexcept
+      : core_(core), event_(event), target_(target), stopping_(stopping) {}
 
   const Committed& event() const noexcept { return event_; }
   // The target stream this reaction runs for.
@@ -111,7 +118,7 @@ class ReactionContext {
 
   // True once the app is shutting down: a long handler may finish early
   // (what it did not handle is handled after the restart).
-  bool stopping() const noexcept;
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
 
  private:
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
@@ -120,6 +127,7 @@ class ReactionContext {
   app_detail::AppCore& core_;
   const Committed& event_;
   const std::string& target_;
+  const std::atomic<bool>& stopping_;
 };
 
 }  // namespace act

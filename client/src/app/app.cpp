@@ -10,10 +10,18 @@
 
 namespace act {
 
-App::App(std::unique_ptr<app_detail::AppCore> core) : core_(std::move(core)) {}
+App::App(std::shared_ptr<app_detail::AppCore> core) : core_(std::move(core)) {}
 App::App(App&&) noexcept = default;
-App& App::operator=(App&&) noexcept = default;
-App::~App() = default;
+
+App& App::operator=(App&& other) noexcept {
+  if (this != &other) {
+    shutdown();  // the workers hold a share of the core: they would run on
+    core_ = std::move(other.core_);
+  }
+  return *this;
+}
+
+App::~App() { shutdown(); }
 
 ActionResult App::do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                             const DoOptions& options) {
@@ -79,7 +87,38 @@ AppBuilder AppBuilder::with_reaction(detail::ReactionModel reaction) && {
 }
 
 AppBuilder AppBuilder::on_failure(std::function<void(const ReactionFailure&)> listener) && {
-  on_failure_ = std::move(listener);
+  listeners_.on_failure = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::logger(std::shared_ptr<Logger> logger) && {
+  if (!logger) throw std::invalid_argument("logger(): no logger");
+  listeners_.logger = std::move(logger);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_committed(std::function<void(const std::vector<Committed>&)> listener) && {
+  listeners_.on_committed = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_acked(std::function<void(const Acked&)> listener) && {
+  listeners_.on_acked = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_blocked(std::function<void(const ReactionFailure&)> listener) && {
+  listeners_.on_blocked = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_settled(std::function<void(const SettleResult&)> listener) && {
+  listeners_.on_settled = std::move(listener);
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::on_error(std::function<void(const WorkerError&)> listener) && {
+  listeners_.on_error = std::move(listener);
   return std::move(*this);
 }
 
@@ -158,7 +197,7 @@ App AppBuilder::build() && {
   check_handled_events_are_declared(states_, external_events_, reactions_, projections_);
   auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_),
                                                     app_upcasts(states_), app_sensitive_fields(states_));
-  auto core = std::make_unique<app_detail::AppCore>(std::move(pool_), options_);
+  auto core = std::make_shared<app_detail::AppCore>(std::move(pool_), options_, std::move(listeners_));
   for (const auto& state : states_) {
     for (const auto& [name, action] : state->actions) {
       const auto [where, added] = core->action_owners.emplace(name, state);
@@ -169,7 +208,7 @@ App AppBuilder::build() && {
     }
   }
   core->states = states_;
-  core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry), std::move(on_failure_));
+  core->reactor = std::make_unique<react::Reactor>(*core, std::move(registry));
   return App(std::move(core));
 }
 

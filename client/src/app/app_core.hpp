@@ -9,14 +9,17 @@
 #include "act/app.hpp"
 #include "app/causation.hpp"
 #include "app/counters.hpp"
+#include "app/observers.hpp"
 #include "cache/state_cache.hpp"
 #include "react/reactor.hpp"
 
 namespace act::app_detail {
 
-struct AppCore {
-  AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options)
-      : store(std::move(pool), options.store), cache(options.cache_size) {}
+// Shared: App holds it, and so does each worker thread, so a thread that
+// App::shutdown(grace) let go finds everything it uses still there.
+struct AppCore : std::enable_shared_from_this<AppCore> {
+  AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options, detail::Listeners listeners)
+      : store(std::move(pool), options.store), cache(options.cache_size), observers(std::move(listeners)) {}
 
   Store store;
   cache::StateCache cache;
@@ -24,6 +27,7 @@ struct AppCore {
   std::map<std::string, std::shared_ptr<const detail::StateModel>, std::less<>> action_owners;
   std::vector<std::shared_ptr<const detail::StateModel>> states;
   Counters counters;
+  Observers observers;
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;
 

@@ -27,6 +27,10 @@ void App::shutdown() {
   if (core_) core_->reactor->shutdown();
 }
 
+void App::shutdown(std::chrono::milliseconds grace) {
+  if (core_) core_->reactor->shutdown(grace);
+}
+
 std::vector<Subscription> App::blocked_streams(const std::optional<std::string>& after, std::int32_t limit) {
   StreamFilter blocked;
   blocked.blocked = true;

@@ -87,9 +87,14 @@ ActionResult finish_action(AppCore& core, const detail::StateModel& model, const
       ++after.snaps;
       result.snapshotted = true;
       Counters::bump(core.counters.snapshots);
-    } catch (const Error&) {
+    } catch (const Error& error) {
       // The action is committed; a missed snapshot only makes the next cold load longer.
       Counters::bump(core.counters.snapshot_failures);
+      core.observers.log(LogLevel::kWarning, "snapshot commit failed; the action is committed",
+                         {{"state", model.name},
+                          {"stream", stream},
+                          {"version", std::to_string(after.version)},
+                          {"error", error.what()}});
     }
   }
   if (contiguous && !model.personal()) core.cache.put(stream, cache_entry(after));
@@ -245,6 +250,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       continue;
     }
     ActionResult result = finish_action(core, model, target, std::move(loaded), std::move(committed), messages, attempt);
+    core.observers.committed(result.events);
     core.reactor->committed(result.events);
     return result;
   }

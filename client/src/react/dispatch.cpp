@@ -13,7 +13,7 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
     const bool first_of_event = i == 0 || payloads[i - 1].event != payload.event;
     // Between events only: an event's reactions all run, or none.
     if (first_of_event && stopping.load(std::memory_order_relaxed)) return outcome;
-    ReactionContext context(core, *payload.event, lease.stream);
+    ReactionContext context(core, *payload.event, lease.stream, stopping);
     try {
       payload.reaction->handle(*payload.event, context);
     } catch (const DeferSignal& signal) {

@@ -1,11 +1,13 @@
 #include "react/drain_cycle.hpp"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "app/app_core.hpp"
 #include "app/causation.hpp"
 #include "react/dispatch.hpp"
+#include "react/parallel.hpp"
 
 namespace act::react {
 namespace {
@@ -24,6 +26,17 @@ std::vector<Committed> fetch(Store& store, const Registry& registry, const Lease
   return fetched;
 }
 
+// The row selects events this app has no reaction for (made by another
+// version of the app, or shared with one): they are passed over, and said so.
+void log_unknown(const CycleDeps& deps, const Lane& lane, const Lease& lease, const std::set<std::string>& names,
+                 std::size_t count) {
+  std::string listed;
+  for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
+  deps.core.observers.log(
+      LogLevel::kWarning, "events no reaction handles were passed over",
+      {{"lane", lane.name}, {"target", lease.stream}, {"names", listed}, {"count", std::to_string(count)}});
+}
+
 struct Handed {
   std::vector<Committed> events;
   std::int64_t fetched_to = -1;  // the watermark once they are handled
@@ -33,19 +46,25 @@ struct Handed {
 // (made by an older version of the app). Handing over every event up to the
 // last one claimed is safe to acknowledge: the row's events include every
 // event of those names in that range.
-Handed handed_events(Store& store, const Registry& registry, const RowCoverage& coverage, ClaimedLease& claimed,
-                     std::int32_t events) {
+Handed handed_events(const CycleDeps& deps, const Lane& lane, ClaimedLease& claimed) {
+  const Registry& registry = deps.registry;
   const Lease& lease = claimed.lease;
   Handed handed;
-  if (!registry.row_covers_fetch(lease.stream) && !coverage.covers(lease.stream)) {
-    handed.events = fetch(store, registry, lease, events);
+  if (!registry.row_covers_fetch(lease.stream) && !deps.coverage.covers(lease.stream)) {
+    handed.events = fetch(deps.core.store, registry, lease, lane.events);
     handed.fetched_to = handed.events.empty() ? lease.at : handed.events.back().id;
   } else {
     handed.fetched_to = claimed.events.empty() ? lease.at : claimed.events.back().id;
     const std::vector<std::string> names = registry.fetch_names(lease.stream);
+    std::set<std::string> unknown;
     for (Committed& event : claimed.events) {
-      if (std::find(names.begin(), names.end(), event.name) != names.end()) handed.events.push_back(std::move(event));
+      if (std::find(names.begin(), names.end(), event.name) != names.end()) {
+        handed.events.push_back(std::move(event));
+      } else {
+        unknown.insert(event.name);
+      }
     }
+    if (!unknown.empty()) log_unknown(deps, lane, lease, unknown, claimed.events.size() - handed.events.size());
   }
   // Selected by their stored names, handled as the versions handlers declare.
   for (Committed& event : handed.events) registry.upcast(event);
@@ -64,7 +83,10 @@ void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
   if (unknown.empty()) return;
   try {
     deps.coverage.learn(deps.core.store, deps.registry, unknown);
-  } catch (const std::exception&) {
+  } catch (const std::exception& error) {
+    deps.core.observers.log(LogLevel::kWarning,
+                            "could not read the claimed targets' rows; their events are read with act.query",
+                            {{"error", error.what()}});
   }
 }
 
@@ -109,23 +131,72 @@ Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>
   return dispatch_reactions(deps.core, lease, payloads, fetched_to, deps.stopping);
 }
 
-}  // namespace
+// The database dropped an acknowledgement: another worker holds the target
+// now and handles those events again (reactions are at least once).
+void log_lost_ack(const CycleDeps& deps, const Lane& lane, const std::string& target, std::int64_t at) {
+  deps.core.observers.log(LogLevel::kWarning, "acknowledgement lost: the lease passed to another worker",
+                          {{"lane", lane.name}, {"target", target}, {"at", std::to_string(at)}});
+}
 
-void report_failure(const CycleDeps& deps, const ReactionFailure& failure) noexcept {
-  if (!deps.on_failure) return;
+// Tells on_acked of the plain acknowledgements act.ack applied that moved a
+// watermark, and logs those it dropped (the lease had passed to another
+// worker, which handles those events again). Returns how many it dropped.
+std::int32_t acks_landed(const CycleDeps& deps, const Lane& lane, const std::vector<Acknowledgement>& sent,
+                         const std::vector<Lease>& applied) {
+  std::int32_t lost = 0;
+  for (const Acknowledgement& ack : sent) {
+    if (ack.due) continue;  // applied but never returned
+    const bool landed = std::any_of(applied.begin(), applied.end(),
+                                    [&](const Lease& lease) { return lease.stream == ack.lease.stream; });
+    if (landed) {
+      if (ack.at > ack.lease.at) deps.core.observers.acked(Acked{lane.name, ack.lease.stream, ack.at});
+      continue;
+    }
+    ++lost;
+    log_lost_ack(deps, lane, ack.lease.stream, ack.at);
+  }
+  return lost;
+}
+
+// One claimed target: its events through its handlers. Never throws: a read
+// or a resolver that fails leaves the target to its lease (the cycle's other
+// targets are still acknowledged).
+Outcome handle_claimed(CycleDeps& deps, const Lane& lane, ClaimedLease& claimed, std::int64_t& fetched) noexcept {
+  const Lease& lease = claimed.lease;
+  if (deps.stopping.load(std::memory_order_relaxed)) return moved_to(lease.at);  // released untouched
+  Outcome untouched = moved_to(lease.at);
+  untouched.acknowledged = true;
   try {
-    deps.on_failure(failure);
+    const Handed handed = handed_events(deps, lane, claimed);
+    fetched = static_cast<std::int64_t>(handed.events.size());
+    return handle(deps, lease, handed.events, handed.fetched_to);
+  } catch (const std::exception& error) {
+    untouched.error = error.what();
   } catch (...) {
+    untouched.error = "a resolver threw a non-exception";
+  }
+  if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream))
+    untouched.failed_reaction = projection->route.target;
+  return untouched;
+}
+
+// A projection acknowledges in its own transaction: tell on_acked, or log the loss.
+void projection_acked(const CycleDeps& deps, const Lane& lane, const Lease& lease, const Outcome& outcome) {
+  if (outcome.lost && !outcome.error) {
+    log_lost_ack(deps, lane, lease.stream, outcome.acked_at);
+  } else if (!outcome.lost && outcome.handled > 0) {
+    deps.core.observers.acked(Acked{lane.name, lease.stream, outcome.acked_at});
   }
 }
 
-DrainResult flush_acks(Store& store, PendingAcks& pending) {
+}  // namespace
+
+DrainResult flush_acks(CycleDeps& deps, const Lane& lane, PendingAcks& pending) {
   DrainResult result;
   const std::vector<Acknowledgement> acks = std::move(pending.acks);
   pending.acks.clear();
   if (acks.empty()) return result;
-  const auto plain = std::count_if(acks.begin(), acks.end(), [](const Acknowledgement& ack) { return !ack.due; });
-  result.lost = static_cast<std::int32_t>(plain - static_cast<std::int64_t>(store.ack(acks).size()));
+  result.lost = acks_landed(deps, lane, acks, deps.core.store.ack(acks));
   return result;
 }
 
@@ -141,6 +212,11 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   pending.acks.clear();
   std::vector<ClaimedLease> claimed =
       store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events}, carried);
+  // Carried acknowledgements rode on the claim; act.claim_events does not say
+  // which it dropped (a lease already lost), so those that moved are told as landed.
+  for (const Acknowledgement& ack : carried) {
+    if (!ack.due && ack.at > ack.lease.at) deps.core.observers.acked(Acked{lane.name, ack.lease.stream, ack.at});
+  }
   report.result.leased = static_cast<std::int32_t>(claimed.size());
   if (claimed.empty()) return report;
   std::vector<Lease> leases;
@@ -149,34 +225,18 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
 
   learn_rows(deps, leases);
 
-  std::vector<Outcome> outcomes;
-  outcomes.reserve(leases.size());
-  for (ClaimedLease& entry : claimed) {
-    const Lease& lease = entry.lease;
-    if (deps.stopping.load(std::memory_order_relaxed)) {
-      outcomes.push_back(moved_to(lease.at));  // released untouched
-      continue;
-    }
-    try {
-      const Handed handed = handed_events(store, deps.registry, deps.coverage, entry, lane.events);
-      report.result.fetched += static_cast<std::int64_t>(handed.events.size());
-      outcomes.push_back(handle(deps, lease, handed.events, handed.fetched_to));
-    } catch (const std::exception& error) {
-      // The read failed, or a resolver threw: this stream waits for its lease
-      // to expire; the cycle's other streams are still acknowledged.
-      Outcome untouched = moved_to(lease.at);
-      untouched.error = error.what();
-      if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream))
-        untouched.failed_reaction = projection->route.target;
-      untouched.acknowledged = true;
-      outcomes.push_back(std::move(untouched));
-    }
-  }
+  std::vector<Outcome> outcomes(claimed.size());
+  std::vector<std::int64_t> fetched(claimed.size(), 0);
+  // Each target on one thread, in order; targets side by side when the lane allows.
+  for_each_index(claimed.size(), lane.threads,
+                 [&](std::size_t i) { outcomes[i] = handle_claimed(deps, lane, claimed[i], fetched[i]); });
+  for (const std::int64_t count : fetched) report.result.fetched += count;
 
   // Block before the acknowledgements: both need the lease, which ack releases.
+  const std::string where = "lane " + lane.name;
   std::vector<BlockedLease> to_block;
+  std::vector<ReactionFailure> blocking;
   std::vector<Acknowledgement> to_ack;
-  std::int32_t plain_acks = 0;
   for (std::size_t i = 0; i < leases.size(); ++i) {
     const Lease& lease = leases[i];
     const Outcome& outcome = outcomes[i];
@@ -186,10 +246,12 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     if (outcome.error) {
       ReactionFailure failure{lease.stream, outcome.failed_id, outcome.failed_name,     *outcome.error,
                               lease.retry,  outcome.block,     outcome.failed_reaction, outcome.failed_stream};
-      report_failure(deps, failure);
+      deps.core.observers.heard_failure(where, failure);
+      if (outcome.block) blocking.push_back(failure);
       report.result.add_failure(std::move(failure));
     }
     if (outcome.acknowledged) {
+      projection_acked(deps, lane, lease, outcome);
       if (outcome.lost) ++report.result.lost;
       if (outcome.handled > 0) ++report.result.advanced;
       continue;
@@ -206,13 +268,18 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       if (outcome.handled > 0) ++report.result.advanced;
     } else if (outcome.handled > 0 || !outcome.error) {
       to_ack.push_back(Acknowledgement{lease, outcome.acked_at, std::nullopt, std::nullopt});
-      ++plain_acks;
     }  // else: a failure with budget left and no backoff keeps its lease until it expires
     for (const auto& due : {outcome.defer_until, outcome.retry_at}) {
       if (due && (!report.next_due || *due < *report.next_due)) report.next_due = due;
     }
   }
-  report.result.blocked = static_cast<std::int32_t>(store.block(to_block).size());
+  const std::vector<BlockedLease> blocked = store.block(to_block);
+  report.result.blocked = static_cast<std::int32_t>(blocked.size());
+  for (const BlockedLease& entry : blocked) {
+    const auto failure = std::find_if(blocking.begin(), blocking.end(),
+                                      [&](const ReactionFailure& f) { return f.target == entry.lease.stream; });
+    if (failure != blocking.end()) deps.core.observers.blocked(*failure);
+  }
   // Held past half the lease, an acknowledgement might find it gone: send it now.
   if (mode == AckMode::kCarry && std::chrono::steady_clock::now() - claimed_at < lane.lease / 2) {
     for (const Acknowledgement& ack : to_ack) {
@@ -223,7 +290,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     return report;
   }
   const std::vector<Lease> acked = store.ack(to_ack);
-  report.result.lost += plain_acks - static_cast<std::int32_t>(acked.size());
+  report.result.lost += acks_landed(deps, lane, to_ack, acked);
   for (const Lease& after : acked) {
     const auto before = std::find_if(leases.begin(), leases.end(), [&](const Lease& l) { return l.stream == after.stream; });
     if (before != leases.end() && after.at > before->at) ++report.result.advanced;

@@ -29,11 +29,7 @@ struct CycleDeps {
   const Registry& registry;
   RowCoverage& coverage;  // which dynamic targets' rows the claim's events can be trusted for
   const std::atomic<bool>& stopping;
-  std::function<void(const ReactionFailure&)> on_failure;  // may be empty
 };
-
-// Tells the listener, if any; a listener's throw is not the cycle's problem.
-void report_failure(const CycleDeps& deps, const ReactionFailure& failure) noexcept;
 
 struct CycleReport {
   DrainResult result;
@@ -61,6 +57,6 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
                       PendingAcks& pending, AckMode mode);
 
 // Sends what is pending with act.ack; the result counts the lost leases.
-DrainResult flush_acks(Store& store, PendingAcks& pending);
+DrainResult flush_acks(CycleDeps& deps, const Lane& lane, PendingAcks& pending);
 
 }  // namespace act::react

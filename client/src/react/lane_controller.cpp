@@ -21,7 +21,7 @@ CycleReport LaneController::drain(CycleDeps& deps, AckMode mode) {
 
 DrainResult LaneController::flush(CycleDeps& deps) {
   const std::lock_guard lock(cycle_);
-  return flush_acks(deps.core.store, pending_);
+  return flush_acks(deps, lane_, pending_);
 }
 
 }  // namespace act::react

@@ -30,6 +30,4 @@ std::int64_t ReactionContext::query(const Query& query, const std::function<void
   return core_.store.query(query, on_event);
 }
 
-bool ReactionContext::stopping() const noexcept { return core_.reactor->stopping(); }
-
 }  // namespace act

@@ -1,7 +1,6 @@
 #include "react/reactor.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <stdexcept>
 
 #include "act/errors.hpp"
@@ -24,17 +23,19 @@ std::chrono::steady_clock::time_point steady_from(Timestamp due) {
          std::chrono::duration_cast<std::chrono::steady_clock::duration>(due - std::chrono::system_clock::now());
 }
 
-// One line on stderr.
-void log_line(const std::string& text) {
-  const std::string line = "pg_act: " + text + "\n";
-  std::fputs(line.c_str(), stderr);
+// A failure outside any handler: the database refused a worker's call.
+ReactionFailure refused(const std::exception& error) {
+  return ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}};
 }
+
+std::string lane_label(const Lane& lane) { return "lane " + lane.name; }
+
+constexpr std::string_view kWakerName = "waker";
 
 }  // namespace
 
-Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
-                 std::function<void(const ReactionFailure&)> on_failure)
-    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_, std::move(on_failure)} {
+Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
+    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_} {
   if (registry_->has_dynamic())
     correlator_ = std::make_unique<Correlator>(core_.store, *registry_, coverage_, app_detail::new_correlation_id());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
@@ -117,29 +118,9 @@ void Reactor::flush_quietly(LaneSlot& slot) noexcept {
     slot.controller.flush(deps_);
   } catch (const std::exception& error) {
     // Their leases run out and the streams are claimed again.
-    worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+    core_.observers.worker_failed(lane_label(slot.controller.lane()), refused(error));
   } catch (...) {
-  }
-}
-
-void Reactor::worker_failed(const ReactionFailure& failure) const noexcept {
-  if (deps_.on_failure) {
-    report_failure(deps_, failure);
-    return;
-  }
-  try {
-    log_line(to_string(failure));
-  } catch (...) {  // a log line that cannot be written is not the worker's problem
-  }
-}
-
-void Reactor::log_unheard(const DrainResult& result) const noexcept {
-  if (deps_.on_failure) return;  // the listener heard them in the cycle
-  try {
-    for (const ReactionFailure& failure : result.failures) log_line(to_string(failure));
-    const auto reported = static_cast<std::int32_t>(result.failures.size());
-    if (result.failed > reported) log_line("and " + std::to_string(result.failed - reported) + " more failed attempts");
-  } catch (...) {
+    core_.observers.error(lane_label(slot.controller.lane()), "flushing acknowledgements threw a non-exception");
   }
 }
 
@@ -163,6 +144,7 @@ SettleResult Reactor::settle(const SettleOptions& options) {
     throw;
   }
   total.drained += flush_lanes();
+  core_.observers.settled(total);
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
   return total;
 }
@@ -174,26 +156,28 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
   throw std::logic_error("no controller for lane " + lane);
 }
 
-void Reactor::lane_loop(LaneSlot& slot) {
+void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
   const Lane& lane = slot.controller.lane();
+  // This run's stop, not the reactor's: a thread let go stays stopped after a restart.
+  CycleDeps deps{core_, *registry_, coverage_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
-  while (!stopping_) {
+  while (!run.stopping) {
     slot.wake.wait_until(wake_at);
     wake_at = std::chrono::steady_clock::now() + lane.cycle;
-    while (!stopping_) {
+    while (!run.stopping) {
       CycleReport report;
       try {
-        report = slot.controller.drain(deps_, AckMode::kCarry);
+        report = slot.controller.drain(deps, AckMode::kCarry);
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
-        worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+        core_.observers.worker_failed(lane_label(lane), refused(error));
         wake_at = std::chrono::steady_clock::now() + backoff;
         backoff = std::min(backoff * 2, kFailureBackoffMax);
         break;
       }
-      log_unheard(report.result);
+      core_.observers.log_unheard(report.result);
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
       if (!report.result.progressed()) break;
     }
@@ -203,57 +187,90 @@ void Reactor::lane_loop(LaneSlot& slot) {
   }
 }
 
-void Reactor::correlate_loop(const WorkerOptions& options) {
+void Reactor::correlate_loop(const WorkerOptions& options, const WorkerRun& run) {
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
-  while (!stopping_) {
+  while (!run.stopping) {
     correlate_wake_.wait_until(wake_at);
     wake_at = std::chrono::steady_clock::now() + options.correlate_every;
     try {
-      for (CorrelateResult result; !stopping_;) {
+      for (CorrelateResult result; !run.stopping;) {
         result = correlate();
         if (!result.scanned || result.events < kScanLimit) break;
       }
       backoff = kFailureBackoffMin;
     } catch (const std::exception& error) {
-      worker_failed(ReactionFailure{{}, std::nullopt, {}, error.what(), 0, false, {}, {}});
+      core_.observers.worker_failed("correlator", refused(error));
       wake_at = std::chrono::steady_clock::now() + backoff;
       backoff = std::min(backoff * 2, kFailureBackoffMax);
     }
   }
 }
 
+void Reactor::spawn(std::string name, std::function<void()> loop) {
+  // The thread's share of the core keeps the reactor, its lanes and the
+  // handlers alive for as long as it runs, even once let go past a grace.
+  workers_.spawn(name, [core = core_.shared_from_this(), name, loop = std::move(loop)] {
+    try {
+      loop();
+    } catch (const std::exception& error) {
+      core->observers.error(name, error.what());
+    } catch (...) {
+      core->observers.error(name, "a worker threw a non-exception");
+    }
+  });
+}
+
 void Reactor::start(const WorkerOptions& options) {
+  for (const std::string& name : options.only_lanes) {
+    if (!registry_->lanes().contains(name))
+      throw std::invalid_argument("start(): only_lanes names lane " + name + ", which is not declared");
+  }
   const std::lock_guard lock(workers_mutex_);
   if (!workers_.empty()) return;
   // Without reactions the waker still keeps the cache fresh.
   if (registry_->empty() && !core_.cache.enabled()) return;
   initialize();
   stopping_ = false;
-  stop_.restart();
+  run_ = std::make_shared<WorkerRun>();
   correlate_wake_.restart();
   for (const auto& slot : lanes_) {
+    const std::string& lane = slot->controller.lane().name;
+    if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
-    workers_.emplace_back([this, &slot = *slot] { lane_loop(slot); });
+    spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });
   }
-  if (correlator_) workers_.emplace_back([this, options] { correlate_loop(options); });
-  workers_.emplace_back([this, options] {
+  if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
+  spawn(std::string(kWakerName), [this, options, run = run_] {
     // A commit named in a notification drops a cached state it left behind.
     const auto forget_stale = [this](const CommitNotice& notice) { core_.cache.invalidate(notice.stream, notice.last_id - 1); };
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, forget_stale).run(stop_);
+    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers, forget_stale).run(run->stop);
   });
 }
 
-void Reactor::shutdown() {
+void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
   const std::lock_guard lock(workers_mutex_);
   if (workers_.empty()) return;
+  const auto deadline = grace ? std::optional(std::chrono::steady_clock::now() + *grace) : std::nullopt;
   stopping_ = true;
-  stop_.stop();
+  run_->stopping = true;
+  run_->stop.stop();
   correlate_wake_.stop();
   for (const auto& slot : lanes_) slot->wake.stop();
-  for (std::thread& worker : workers_) worker.join();
-  workers_.clear();
-  if (correlator_) correlator_->release();
+  const std::vector<std::string> let_go = workers_.join(deadline);
+  // A correlator let go may be inside a scan, holding the lease: it runs out by itself.
+  if (correlator_ && std::find(let_go.begin(), let_go.end(), "correlator") == let_go.end()) correlator_->release();
+  // The waker may be inside an act.wait of up to wait_slice: let go, it ends
+  // by itself then, so only the others are worth a warning.
+  std::string busy;
+  for (const std::string& name : let_go) {
+    if (name != kWakerName) busy += (busy.empty() ? "" : ",") + name;
+  }
+  if (!busy.empty()) {
+    core_.observers.log(LogLevel::kWarning, "shutdown let workers go that were still running after the grace period",
+                        {{"workers", busy}, {"grace_ms", std::to_string(grace->count())}});
+  }
+  run_.reset();
   stopping_ = false;
 }
 

@@ -2,9 +2,11 @@
 // The reaction side of an app: the registry, the correlator, one drain
 // controller per lane, settle, and the background workers.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
 #include "react/signal.hpp"
+#include "react/worker_threads.hpp"
 
 namespace act::app_detail {
 struct AppCore;
@@ -24,8 +27,7 @@ namespace act::react {
 
 class Reactor {
  public:
-  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry,
-          std::function<void(const ReactionFailure&)> on_failure);
+  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
@@ -39,10 +41,11 @@ class Reactor {
   DrainResult drain();
   SettleResult settle(const SettleOptions& options);
   void start(const WorkerOptions& options);
-  void shutdown();
+  // Stops the workers; with a grace, lets go those still running after it
+  // (a handler stuck in a call): they run on by themselves, holding a share of the app's core.
+  void shutdown(std::optional<std::chrono::milliseconds> grace = std::nullopt);
   RebuildProgress rebuild(const detail::ProjectionModel& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress);
-  bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
   // Wakes every worker (after an unblock or a reset made streams claimable).
   void wake_all();
 
@@ -57,14 +60,19 @@ class Reactor {
   void initialize();
   void check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const;
   LaneSlot& slot_for(const std::string& lane);
-  // A worker's failures go to the on_failure listener or, without one, to stderr.
-  void worker_failed(const ReactionFailure& failure) const noexcept;
-  void log_unheard(const DrainResult& result) const noexcept;
   DrainResult drain_lanes(AckMode mode);
   DrainResult flush_lanes();
   void flush_quietly(LaneSlot& slot) noexcept;
-  void lane_loop(LaneSlot& slot);
-  void correlate_loop(const WorkerOptions& options);
+  // What one start() shares with its threads: a thread let go by
+  // shutdown(grace) keeps its own share, stopped for good.
+  struct WorkerRun {
+    std::atomic<bool> stopping{false};
+    Signal stop;  // the waker's
+  };
+  void lane_loop(LaneSlot& slot, const WorkerRun& run);
+  void correlate_loop(const WorkerOptions& options, const WorkerRun& run);
+  // A worker thread owning a share of the core; a throw from loop is logged.
+  void spawn(std::string name, std::function<void()> loop);
 
   app_detail::AppCore& core_;
   std::unique_ptr<Registry> registry_;
@@ -78,9 +86,9 @@ class Reactor {
   bool initialized_ = false;
 
   std::mutex workers_mutex_;  // start / shutdown
-  std::vector<std::thread> workers_;
+  WorkerThreads workers_;
+  std::shared_ptr<WorkerRun> run_;  // while started
   Signal correlate_wake_;
-  Signal stop_;
 };
 
 }  // namespace act::react

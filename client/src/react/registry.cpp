@@ -32,8 +32,9 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
   lanes_.emplace(std::string(kDefaultLane), Lane{std::string(kDefaultLane)});
   for (Lane& lane : lanes) {
     if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
-    if (lane.lease.count() <= 0 || lane.streams <= 0 || lane.events <= 0 || lane.cycle.count() <= 0)
-      throw std::invalid_argument("lane " + lane.name + ": lease, streams, events and cycle must be positive");
+    if (lane.lease.count() <= 0 || lane.streams <= 0 || lane.events <= 0 || lane.cycle.count() <= 0 ||
+        lane.threads <= 0)
+      throw std::invalid_argument("lane " + lane.name + ": lease, streams, events, cycle and threads must be positive");
     lanes_.insert_or_assign(lane.name, std::move(lane));
   }
   const auto check_lane = [&](const std::string& lane, const std::string& owner) {

@@ -65,8 +65,9 @@ void Waker::run(Signal& stop) {
   while (!stop.stopped()) {
     try {
       watch(stop, backoff);
-    } catch (const Error&) {
+    } catch (const Error& error) {
       // Lost or refused connection: try again, less and less often.
+      observers_.error("waker", error.what(), LogLevel::kWarning);  // only latency suffers: lanes drain on their cycle
       stop.wait_until(std::chrono::steady_clock::now() + backoff);
       backoff = std::min(backoff * 2, options_.reconnect_max);
     }

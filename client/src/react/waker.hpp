@@ -11,6 +11,7 @@
 
 #include "act/drain.hpp"
 #include "react/commit_notice.hpp"
+#include "app/observers.hpp"
 #include "react/signal.hpp"
 
 namespace act::react {
@@ -19,8 +20,13 @@ class Waker {
  public:
   using NoticeHandler = std::function<void(const CommitNotice&)>;
 
-  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake, NoticeHandler on_notice = {})
-      : conninfo_(std::move(conninfo)), options_(options), wake_(std::move(wake)), on_notice_(std::move(on_notice)) {}
+  Waker(std::string conninfo, WorkerOptions options, std::function<void()> wake, const app_detail::Observers& observers,
+        NoticeHandler on_notice = {})
+      : conninfo_(std::move(conninfo)),
+        options_(options),
+        wake_(std::move(wake)),
+        observers_(observers),
+        on_notice_(std::move(on_notice)) {}
 
   // Runs until stop is signalled.
   void run(Signal& stop);
@@ -32,6 +38,7 @@ class Waker {
   const std::string conninfo_;
   const WorkerOptions options_;
   const std::function<void()> wake_;
+  const app_detail::Observers& observers_;  // told of each lost connection
   const NoticeHandler on_notice_;
 };
 

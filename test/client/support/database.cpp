@@ -70,6 +70,11 @@ std::string DatabaseTest::stream(std::string_view prefix) const {
   return std::string(prefix) + "-" + info->name() + "-" + std::to_string(counter.fetch_add(1));
 }
 
+Subscription DatabaseTest::subscription(const std::string& target) const {
+  const auto rows = store_->query_streams(StreamFilter::exactly(target));
+  return rows.empty() ? Subscription{} : rows.front();
+}
+
 std::uint64_t statements(const ConnectionPool& pool) { return pool.stats().statements; }
 
 }  // namespace act::test

@@ -41,6 +41,8 @@ class DatabaseTest : public ::testing::Test {
   static TestDatabase& database();
   // A stream name no other test of the suite uses.
   std::string stream(std::string_view prefix = "s") const;
+  // The target's subscription row (a default one when there is none yet).
+  Subscription subscription(const std::string& target) const;
 
   std::shared_ptr<ConnectionPool> pool_;
   std::unique_ptr<Store> store_;
