@@ -32,6 +32,9 @@ class Reactor {
 
   // After an action of this app committed: wake the workers for reactive events.
   void committed(const std::vector<Committed>& events);
+  // The inline projections an action's commit to stream of events named
+  // event_names is for; their read models are set up before the first.
+  std::vector<InlineCandidate> inline_candidates(std::string_view stream, const std::vector<std::string>& event_names);
 
   CorrelateResult correlate();
   DrainResult drain();

@@ -32,6 +32,8 @@ struct ProjectionModel {
   std::function<void(Sql& sql)> setup;     // run once when the app starts its reactions
   std::function<void(Sql& sql)> truncate;  // empties the read model before a rebuild
   ReactionOptions options;
+  // Applied in the transaction of each commit of the app's actions, not by the drain (no subscription row).
+  bool run_inline = false;
 };
 
 }  // namespace act::detail
