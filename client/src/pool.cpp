@@ -45,7 +45,7 @@ ConnectionPool::Lease ConnectionPool::acquire() {
 }
 
 std::unique_ptr<db::Session> ConnectionPool::open_session() {
-  auto session = std::make_unique<db::Session>(conninfo_, statements_);
+  auto session = std::make_unique<db::Session>(conninfo_, statements_, &round_trips_);
   const std::lock_guard lock(mutex_);
   ++opened_;
   return session;
@@ -68,7 +68,8 @@ void ConnectionPool::release(std::unique_ptr<db::Session> session) noexcept {
 
 PoolStats ConnectionPool::stats() const {
   const std::lock_guard lock(mutex_);
-  return PoolStats{opened_, discarded_, statements_.load(std::memory_order_relaxed), idle_.size(), leased_};
+  return PoolStats{opened_, discarded_, statements_.load(std::memory_order_relaxed),
+                   round_trips_.load(std::memory_order_relaxed), idle_.size(), leased_};
 }
 
 ConnectionPool::Lease::Lease(ConnectionPool& pool, std::unique_ptr<db::Session> session) noexcept

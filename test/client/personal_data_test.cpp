@@ -129,6 +129,22 @@ TEST_F(PersonalDataTest, HandlersGetSensitiveFieldsOnlyWhenTheyDisclose) {
   EXPECT_EQ(disclosed_projection, std::vector<json>{plaintext});
 }
 
+TEST_F(PersonalDataTest, AnInlineProjectionGetsTheViewItMaySee) {
+  const std::string s = stream("member");
+  std::vector<json> closed, open;
+  const auto project = [s](std::vector<json>& seen, bool discloses) {
+    auto builder = projection("inline-" + std::string(discloses ? "open-" : "closed-") + s).source(s).run_inline();
+    if (discloses) builder = std::move(builder).discloses_pii();
+    return std::move(builder)
+        .on<json>("Registered", [&seen](const json& data, const Committed&, Sql&) { seen.push_back(data); })
+        .build();
+  };
+  App members = app(pool_).with(member_).with(project(closed, false)).with(project(open, true)).build();
+  members.do_action("register", {s, kClerk, {}}, Register{"Ann", "ann@example.org"});
+  EXPECT_EQ(closed, std::vector<json>{json({{"name", "Ann"}})});
+  EXPECT_EQ(open, std::vector<json>{json({{"name", "Ann"}, {"email", "ann@example.org"}})});
+}
+
 TEST_F(PersonalDataTest, ARoleThatMayNotReadPiiNeverSeesIt) {
   const std::string s = registered();
   database().sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_test_no_pii') THEN "

@@ -10,6 +10,7 @@
 
 #include "support/counter_app.hpp"
 #include "support/recorder.hpp"
+#include "support/totals.hpp"
 
 namespace act::test {
 namespace {
@@ -18,8 +19,7 @@ using namespace std::chrono_literals;
 
 const ReactionOptions kQuickRetries{5, true, Backoff{1ms, 1ms, false}};
 
-// Each test's read model: a total per stream, and one row per applied event
-// (its primary key turns a second application of an event into an error).
+// Each test's read model: support/totals.hpp.
 class ProjectionTest : public DatabaseTest {
  protected:
   void SetUp() override {
@@ -33,34 +33,16 @@ class ProjectionTest : public DatabaseTest {
 
   ProjectionBuilder base(const std::string& lane = std::string(kDefaultLane)) {
     const std::string table = table_;
-    return projection(table + "-projection")
-        .source(source())
-        .lane(lane)
-        .options(kQuickRetries)
-        .setup([table](Sql& sql) {
-          sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (stream text PRIMARY KEY, total int NOT NULL, events int NOT NULL)");
-          sql.exec("CREATE TABLE IF NOT EXISTS " + table + "_applied (event_id bigint PRIMARY KEY)");
-        })
-        .truncate([table](Sql& sql) { sql.exec("TRUNCATE " + table + ", " + table + "_applied"); });
+    return totals::kept_in(projection(table + "-projection").source(source()).lane(lane).options(kQuickRetries), table);
   }
 
   // The per-event form; on_event runs first (a test's way to fail or to kill).
   Projection per_event(std::function<void(const Committed&, Sql&)> on_event = {}) {
-    const std::string table = table_;
-    return base()
-        .on<Incremented>("Incremented",
-                         [table, on_event](const Incremented& incremented, const Committed& event, Sql& sql) {
-                           if (on_event) on_event(event, sql);
-                           apply(table, incremented.by, event, sql);
-                         })
-        .build();
+    return totals::counting(base(), table_, std::move(on_event)).build();
   }
 
   static void apply(const std::string& table, int by, const Committed& event, Sql& sql) {
-    sql.exec("INSERT INTO " + table + "_applied VALUES ($1)", {event.id});
-    sql.exec("INSERT INTO " + table + " AS t VALUES ($1, $2, 1) ON CONFLICT (stream) "
-             "DO UPDATE SET total = t.total + excluded.total, events = t.events + 1",
-             {event.stream, by});
+    totals::apply(table, by, event, sql);
   }
 
   // Commits increments by 1..per_stream on each stream; returns the last event id.

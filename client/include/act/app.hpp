@@ -109,6 +109,8 @@ class App {
   // processes' commits. It is never trusted to refuse an action: a conflict
   // after a cache hit is retried once from the database without using the
   // retry budget, and so is an InvariantError raised on a cached state.
+  // Inline projections that handle the events run in the commit's
+  // transaction: a handler's failure fails the action and writes nothing.
   ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                          const DoOptions& options = {});
 
@@ -193,6 +195,9 @@ class App {
   std::int32_t prioritize(const StreamFilter& streams, std::int32_t priority);
   // Empties the projection's read model and rewinds its watermark in one
   // transaction, then drains it back to the head, reporting after each cycle.
+  // An inline projection is rebuilt in one transaction that holds its lock
+  // (its commits wait meanwhile): emptied, replayed from the log up to the
+  // head, committed; a failing handler leaves it as it was (blocked, error).
   RebuildProgress rebuild(const Projection& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress = {});
 

@@ -29,6 +29,7 @@ struct PoolStats {
   std::uint64_t opened = 0;      // connections ever opened
   std::uint64_t discarded = 0;   // connections dropped because they broke
   std::uint64_t statements = 0;  // statements sent to the server
+  std::uint64_t round_trips = 0; // waits for the server's reply (pipelined statements share one)
   std::size_t idle = 0;
   std::size_t leased = 0;
 };
@@ -81,6 +82,7 @@ class ConnectionPool {
   std::uint64_t opened_ = 0;
   std::uint64_t discarded_ = 0;
   std::atomic<std::uint64_t> statements_{0};
+  std::atomic<std::uint64_t> round_trips_{0};
 };
 
 }  // namespace act

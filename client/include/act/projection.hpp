@@ -11,6 +11,10 @@
 //       .on<Closed>("Closed", [](const Closed& e, const act::Committed& event, act::Sql& sql) {...})
 //       .build();
 //   auto app = act::app(pool).with(tickets).with(open_tickets).build();
+//
+// .run_inline() makes it an inline projection: the app's own actions apply
+// it in the transaction of their commit, so its read model never lags
+// (docs/reactions.md, "Inline projections").
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,6 +68,17 @@ class ProjectionBuilder {
   }
   ProjectionBuilder options(ReactionOptions options) && {
     model_->options = std::move(options);
+    options_set_ = true;
+    return std::move(*this);
+  }
+
+  // Applied by the app's do_action in the transaction of the commit whose
+  // events it handles: the commit and the read model's writes land
+  // together or not at all, and a throwing handler fails the action. No
+  // background worker drains it; App::rebuild replays it from the log.
+  // Commits that bypass the app (Store::commit, SQL) do not apply it.
+  ProjectionBuilder run_inline() && {
+    model_->run_inline = true;
     return std::move(*this);
   }
 
@@ -119,6 +134,7 @@ class ProjectionBuilder {
         throw std::invalid_argument("projection " + model_->route.target + ": event " + name +
                                     " has no handler and there is no batch handler");
     }
+    if (model_->run_inline) check_inline();
     return Projection(std::move(model_));
   }
 
@@ -129,7 +145,19 @@ class ProjectionBuilder {
       throw std::invalid_argument("projection " + model_->route.target + " handles " + event_name + " twice");
   }
 
+  // Lanes, priorities and retries belong to the drain, which an inline projection never meets.
+  void check_inline() const {
+    const std::string owner = "inline projection " + model_->route.target;
+    if (model_->route.lane != kDefaultLane)
+      throw std::invalid_argument(owner + ": a lane has no meaning, it runs in the committing transaction");
+    if (model_->route.priority != 0)
+      throw std::invalid_argument(owner + ": a priority has no meaning, it runs in the committing transaction");
+    if (options_set_)
+      throw std::invalid_argument(owner + ": reaction options have no meaning, a failing handler fails the action");
+  }
+
   std::shared_ptr<detail::ProjectionModel> model_;
+  bool options_set_ = false;
 };
 
 inline ProjectionBuilder projection(std::string target) { return ProjectionBuilder(std::move(target)); }

@@ -7,6 +7,7 @@
 #include "app/backoff.hpp"
 #include "app/causation.hpp"
 #include "app/loader.hpp"
+#include "react/inline_commit.hpp"
 
 namespace act::app_detail {
 namespace {
@@ -129,6 +130,17 @@ bool in_doubt(const StoreError& error) {
   return code.empty() || code == "40003" || code.starts_with("08") || code.starts_with("57P");
 }
 
+// The commit, with the inline projections its events are for in the same transaction.
+std::vector<Committed> commit_events(AppCore& core, const std::string& stream, const std::vector<Message>& messages,
+                                     const nlohmann::json& meta, std::optional<std::int32_t> expected) {
+  std::vector<std::string> names;
+  names.reserve(messages.size());
+  for (const Message& message : messages) names.push_back(message.name);
+  const std::vector<react::InlineCandidate> candidates = core.reactor->inline_candidates(stream, names);
+  if (candidates.empty()) return core.store.commit(stream, messages, meta, expected);
+  return react::commit_inline(core.store.pool(), core.reactor->registry(), candidates, stream, messages, meta, expected);
+}
+
 // A keyed commit whose outcome is in doubt is sent again as it was: if the
 // first landed, the database answers with its rows. Up to three times.
 std::vector<Committed> commit_keyed(AppCore& core, const detail::ActionModel& action, const std::string& stream,
@@ -136,7 +148,7 @@ std::vector<Committed> commit_keyed(AppCore& core, const detail::ActionModel& ac
                                     std::optional<std::int32_t> expected) {
   for (int resent = 0;; ++resent) {
     try {
-      return core.store.commit(stream, messages, meta, expected);
+      return commit_events(core, stream, messages, meta, expected);
     } catch (const StoreError& error) {
       if (!in_doubt(error) || resent >= 3) throw;
       std::this_thread::sleep_for(backoff_delay(action.retry.backoff, resent));
@@ -224,7 +236,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // The loaded version guards the commit; -1 (a new stream) means it must still not exist.
       const std::optional<std::int32_t> expected = target.expected_version.value_or(loaded.version);
       committed = key ? commit_keyed(core, action, target.stream, messages, meta, expected)
-                      : core.store.commit(target.stream, messages, meta, expected);
+                      : commit_events(core, target.stream, messages, meta, expected);
     } catch (const ValidationError&) {
       // A keyed action that already ran may emit other events on the state it made.
       if (std::vector<Committed> done = done_before(); !done.empty())

@@ -67,19 +67,30 @@ class NotificationInbox final : public pqxx::notification_receiver {
 };
 
 struct Session::Connection {
+  struct Queued {
+    pqxx::pipeline::query_id query;
+    std::string operation;
+    std::string subject;
+  };
+
   explicit Connection(const std::string& conninfo) : handle(conninfo) {}
   pqxx::connection handle;
-  std::unique_ptr<pqxx::work> transaction;  // open between begin() and commit() / rollback()
+  // Open between begin() and commit() / rollback(): a pqxx::work, or after
+  // begin_queued() a pqxx::nontransaction whose BEGIN and COMMIT are statements of the queue.
+  std::unique_ptr<pqxx::transaction_base> transaction;
+  bool statements_delimit = false;  // the begin_queued() kind
   std::unique_ptr<pqxx::pipeline> pipeline;  // on transaction, while statements are queued
-  std::map<std::size_t, pqxx::pipeline::query_id> queued;  // ticket -> query, not collected yet
+  std::map<std::size_t, Queued> queued;      // ticket -> query, not collected yet
   std::vector<std::string> preparing;        // names PREPAREd in the open pipeline
   std::size_t next_ticket = 0;
+  std::size_t unsent_from = 0;  // tickets from here on have not gone to the server yet
   std::vector<std::unique_ptr<NotificationInbox>> listeners;
   std::vector<std::string> notifications;  // payloads received by the current await
 };
 
-Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter)
-    : statements_(statement_counter) {
+Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter,
+                 std::atomic<std::uint64_t>* round_trip_counter)
+    : statements_(statement_counter), round_trips_(round_trip_counter) {
   try {
     // libpqxx 6 would reconnect a broken connection by itself on a later
     // call; that never happens here because a session that broke is marked
@@ -106,6 +117,10 @@ bool Session::usable() noexcept {
 }
 
 int Session::backend_pid() const noexcept { return connection_->handle.backendpid(); }
+
+void Session::count_round_trip() noexcept {
+  if (round_trips_) round_trips_->fetch_add(1, std::memory_order_relaxed);
+}
 
 template <class Call>
 void Session::guarded(std::string_view operation_name, std::string_view subject, Call&& call, bool counted) {
@@ -157,8 +172,10 @@ void Session::run(const Statement& statement, const Params& params, const std::f
     if (!prepared_.contains(name)) {
       connection_->handle.prepare(name, std::string(statement.sql));
       prepared_.insert(name);
+      count_round_trip();  // libpqxx prepares on first use, in a round trip of its own
     }
     const std::vector<const char*> values = pointers_into(params);
+    count_round_trip();
     result = transaction.exec_prepared(name, pqxx::prepare::make_dynamic_params(values));
   });
   for (const pqxx::row& row : result) on_row(Row(row));
@@ -169,15 +186,17 @@ void Session::exec(std::string_view sql, const Params& params, const std::functi
   pqxx::result result;
   guarded("sql", {}, [&](pqxx::transaction_base& transaction) {
     const std::vector<const char*> values = pointers_into(params);
+    count_round_trip();
     result = transaction.exec_params(std::string(sql), pqxx::prepare::make_dynamic_params(values));
   });
   for (const pqxx::row& row : result) on_row(Row(row));
 }
 
-std::size_t Session::queue(std::string_view sql, const Params& params) {
+std::size_t Session::queue(std::string_view sql, const Params& params, std::string_view operation,
+                           std::string_view subject) {
   if (!connection_->transaction) throw std::logic_error("Session::queue(): no open transaction");
   const std::size_t ticket = connection_->next_ticket++;
-  guarded("sql", {}, [&](pqxx::transaction_base& transaction) {
+  guarded(operation, subject, [&](pqxx::transaction_base& transaction) {
     if (!connection_->pipeline) {
       connection_->pipeline = std::make_unique<pqxx::pipeline>(transaction);
       // Nothing is sent until a result is needed: the queue goes in one round trip.
@@ -201,7 +220,8 @@ std::size_t Session::queue(std::string_view sql, const Params& params) {
       }
       text = execute + ")";
     }
-    connection_->queued.emplace(ticket, connection_->pipeline->insert(text));
+    connection_->queued.emplace(
+        ticket, Connection::Queued{connection_->pipeline->insert(text), std::string(operation), std::string(subject)});
   });
   return ticket;
 }
@@ -210,10 +230,16 @@ void Session::collect(std::size_t ticket, const std::function<void(const Row&)>&
   const auto found = connection_->queued.find(ticket);
   if (found == connection_->queued.end()) throw std::logic_error("Session::collect(): no such queued statement");
   pqxx::result result;
-  const pqxx::pipeline::query_id query = found->second;
+  const Connection::Queued queued = std::move(found->second);
   connection_->queued.erase(found);
+  if (ticket >= connection_->unsent_from) {
+    // libpqxx sends every statement not sent yet when one of them is waited for.
+    count_round_trip();
+    connection_->unsent_from = connection_->next_ticket;
+  }
   try {
-    guarded("sql", {}, [&](pqxx::transaction_base&) { result = connection_->pipeline->retrieve(query); }, false);
+    guarded(queued.operation, queued.subject,
+            [&](pqxx::transaction_base&) { result = connection_->pipeline->retrieve(queued.query); }, false);
   } catch (...) {
     abandon_queue();
     throw;
@@ -245,6 +271,7 @@ void Session::forget_prepared_here() noexcept {
 void Session::abandon_queue() noexcept {
   forget_prepared_here();
   connection_->queued.clear();
+  connection_->unsent_from = connection_->next_ticket;
   try {
     if (connection_->pipeline) connection_->pipeline->cancel();
   } catch (...) {
@@ -257,6 +284,7 @@ void Session::begin() {
   if (connection_->transaction) throw std::logic_error("Session::begin(): a transaction is already open");
   try {
     statements_.fetch_add(1, std::memory_order_relaxed);
+    count_round_trip();
     connection_->transaction = std::make_unique<pqxx::work>(connection_->handle);
   } catch (const std::exception& error) {
     broken_ = true;
@@ -264,11 +292,40 @@ void Session::begin() {
   }
 }
 
+void Session::begin_queued() {
+  if (connection_->transaction) throw std::logic_error("Session::begin_queued(): a transaction is already open");
+  try {
+    connection_->transaction = std::make_unique<pqxx::nontransaction>(connection_->handle);
+  } catch (const std::exception& error) {
+    broken_ = true;
+    throw_mapped({"BEGIN", {}, error.what(), {}});
+  }
+  connection_->statements_delimit = true;
+  queue("BEGIN", Params(), "BEGIN");
+}
+
+void Session::commit_queued() {
+  try {
+    queue("COMMIT", Params(), "COMMIT");
+    // Every statement before COMMIT is collected first, in order: COMMIT is
+    // only reached, and so only commits, when none of them failed.
+    finish_queue();
+  } catch (...) {
+    rollback();
+    throw;
+  }
+  connection_->transaction.reset();
+  connection_->statements_delimit = false;
+  connection_->preparing.clear();
+}
+
 void Session::commit() {
   if (!connection_->transaction) throw std::logic_error("Session::commit(): no open transaction");
+  if (connection_->statements_delimit) return commit_queued();
   finish_queue();
-  const std::unique_ptr<pqxx::work> transaction = std::move(connection_->transaction);
+  const std::unique_ptr<pqxx::transaction_base> transaction = std::move(connection_->transaction);
   try {
+    count_round_trip();
     transaction->commit();
     connection_->preparing.clear();
   } catch (const pqxx::in_doubt_error& error) {
@@ -298,11 +355,16 @@ void Session::rollback() noexcept {
   if (connection_->pipeline) abandon_queue();
   forget_prepared_here();
   try {
+    count_round_trip();
+    // A queued BEGIN may or may not have reached the server: ROLLBACK
+    // outside a transaction only warns.
+    if (connection_->statements_delimit) connection_->transaction->exec0("ROLLBACK");
     connection_->transaction->abort();
   } catch (...) {
     broken_ = true;  // the server ends the transaction when the connection goes
   }
   connection_->transaction.reset();
+  connection_->statements_delimit = false;
 }
 
 bool Session::in_transaction() const noexcept { return connection_->transaction != nullptr; }

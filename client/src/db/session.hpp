@@ -21,7 +21,9 @@ namespace act::db {
 class Session {
  public:
   // Throws act::StoreError (operation "connect") when the server is out of reach.
-  Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter);
+  // round_trip_counter, when given, counts each wait for the server's reply.
+  Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter,
+          std::atomic<std::uint64_t>* round_trip_counter = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -39,7 +41,9 @@ class Session {
   // queued statements up to that ticket and hands its rows over; finish()
   // waits for all of them. Each throws the failure of the first statement
   // that failed. run() and exec() finish the queue before they send.
-  std::size_t queue(std::string_view sql, const Params& params);
+  // operation and subject name the call in its failure (see DatabaseFailure).
+  std::size_t queue(std::string_view sql, const Params& params, std::string_view operation = "sql",
+                    std::string_view subject = {});
   void collect(std::size_t ticket, const std::function<void(const Row&)>& on_row);
   void finish_queue();
   bool queueing() const noexcept;
@@ -47,6 +51,10 @@ class Session {
   // An explicit transaction: run() and exec() between begin() and
   // commit() / rollback() take part in it.
   void begin();
+  // The same, with BEGIN queued: it travels with the first statements
+  // queued after it, and commit() queues COMMIT behind the last ones, so a
+  // transaction of queued statements costs no round trip of its own.
+  void begin_queued();
   void commit();
   void rollback() noexcept;
   bool in_transaction() const noexcept;
@@ -67,6 +75,8 @@ class Session {
   template <class Call>
   void guarded(std::string_view operation, std::string_view subject, Call&& call, bool counted = true);
 
+  // commit() of a begin_queued() transaction.
+  void commit_queued();
   // Drops the queue after a failure (the transaction is lost anyway).
   void abandon_queue() noexcept;
   void forget_prepared_here() noexcept;
@@ -77,7 +87,11 @@ class Session {
   // one whose PREPARE may have failed in a broken pipeline is never reused.
   std::unordered_map<std::string, std::string> queued_names_;
   std::uint64_t queued_serial_ = 0;
+  // One more wait for the server's reply.
+  void count_round_trip() noexcept;
+
   std::atomic<std::uint64_t>& statements_;
+  std::atomic<std::uint64_t>* round_trips_;
   bool broken_ = false;
 };
 

@@ -4,9 +4,18 @@
 
 namespace act::db {
 
+// kQueued: BEGIN travels with the first queued statements, COMMIT with the last (Session::begin_queued).
+enum class Begin { kNow, kQueued };
+
 class Transaction {
  public:
-  explicit Transaction(Session& session) : session_(session) { session_.begin(); }
+  explicit Transaction(Session& session, Begin begin = Begin::kNow) : session_(session) {
+    if (begin == Begin::kQueued) {
+      session_.begin_queued();
+    } else {
+      session_.begin();
+    }
+  }
   ~Transaction() {
     if (!finished_) session_.rollback();
   }

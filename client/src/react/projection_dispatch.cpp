@@ -5,6 +5,7 @@
 #include "db/transaction.hpp"
 #include "sql_queue.hpp"
 #include "react/dispatch.hpp"
+#include "react/projection_apply.hpp"
 #include "store/reaction_calls.hpp"
 
 namespace act::react {
@@ -17,24 +18,12 @@ struct Attempt {
   bool lost = false;          // the lease had passed on: everything was rolled back
 };
 
-// Per-event handlers send through the queue: their statements travel
-// pipelined, not one round trip per event, and all of them have landed
-// before the acknowledgement is sent in the same transaction.
+// All of the handlers' statements have landed before the acknowledgement
+// is sent in the same transaction.
 void apply(const detail::ProjectionModel& projection, const std::vector<Committed>& events, std::size_t count,
            db::Session& session, SqlQueue& queue, std::size_t& position) {
-  if (projection.batch) {
-    Sql sql(session);
-    projection.batch(events, sql);
-    return;
-  }
-  Sql sql(session, queue);
-  for (position = 0; position < count; ++position) {
-    const Committed& event = events[position];
-    queue.at_event(position);
-    const auto handler = projection.handlers.find(event.name);
-    if (handler != projection.handlers.end() && handler->second) handler->second(event, sql);
-  }
-  queue.finish();
+  run_handlers(projection, events, count, session, queue, position);
+  if (!projection.batch) queue.finish();
 }
 
 // The event that failed: a statement's failure surfaces after its handler

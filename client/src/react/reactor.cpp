@@ -7,6 +7,7 @@
 #include "app/app_core.hpp"
 #include "app/causation.hpp"
 #include "db/transaction.hpp"
+#include "react/inline_rebuild.hpp"
 #include "react/waker.hpp"
 #include "store/reaction_calls.hpp"
 
@@ -67,7 +68,7 @@ void Reactor::check_existing(const SubscriptionSpec& spec, const std::vector<Sub
 
 void Reactor::initialize() {
   const std::lock_guard lock(initialize_mutex_);
-  if (initialized_ || registry_->empty()) return;
+  if (initialized_) return;
   for (const auto& projection : registry_->projections()) {
     if (projection->setup) core_.transact(projection->setup);
   }
@@ -82,6 +83,14 @@ void Reactor::initialize() {
 void Reactor::committed(const std::vector<Committed>& events) {
   if (std::any_of(events.begin(), events.end(), [&](const Committed& event) { return registry_->reacts_to(event.name); }))
     wake_all();
+}
+
+std::vector<InlineCandidate> Reactor::inline_candidates(std::string_view stream,
+                                                        const std::vector<std::string>& event_names) {
+  if (!registry_->has_inline()) return {};
+  std::vector<InlineCandidate> candidates = registry_->inline_candidates(stream, event_names);
+  if (!candidates.empty()) initialize();
+  return candidates;
 }
 
 void Reactor::wake_all() {
@@ -277,6 +286,7 @@ void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
 RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
                                  const std::function<void(const RebuildProgress&)>& on_progress) {
   initialize();
+  if (projection.run_inline) return rebuild_inline(core_.store.pool(), *registry_, projection, on_progress);
   const std::string& target = projection.route.target;
   core_.transact([&](Sql& sql) {
     if (projection.truncate) projection.truncate(sql);

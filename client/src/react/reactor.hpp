@@ -34,7 +34,11 @@ class Reactor {
 
   // After an action of this app committed: wake the workers for reactive events.
   void committed(const std::vector<Committed>& events);
+  // The inline projections an action's commit to stream of events named
+  // event_names is for; their read models are set up before the first.
+  std::vector<InlineCandidate> inline_candidates(std::string_view stream, const std::vector<std::string>& event_names);
 
+  const Registry& registry() const noexcept { return *registry_; }
   CorrelateResult correlate();
   // True when some reaction's target depends on the event (found by correlate).
   bool has_dynamic() const noexcept { return registry_->has_dynamic(); }

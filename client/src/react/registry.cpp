@@ -62,8 +62,15 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
   for (const auto& projection : projections_) {
     const std::string owner = "projection " + projection->route.target;
     check_lane(projection->route.lane, owner);
-    if (projection_targets_.contains(projection->route.target) || static_names_.contains(projection->route.target))
+    if (projection_targets_.contains(projection->route.target) || static_names_.contains(projection->route.target) ||
+        inline_projections_.contains(projection->route.target))
       throw std::invalid_argument(owner + ": its target is served by another reaction or projection");
+    if (projection->run_inline) {
+      for (const auto& [event_name, handler] : projection->handlers) (void)read_names(event_name, owner);
+      // No subscription row: do_action applies it (inline_commit.cpp).
+      inline_projections_.emplace(projection->route.target, projection.get());
+      continue;
+    }
     for (const auto& [event_name, handler] : projection->handlers) {
       for (const std::string& name : read_names(event_name, owner)) {
         add_static(projection->route, name, owner);
@@ -124,6 +131,21 @@ std::vector<Committed> Registry::personal_view(const std::vector<Committed>& eve
   return views;
 }
 
+std::vector<Committed> Registry::handed_to(const detail::ProjectionModel& projection, std::vector<Committed> events) const {
+  for (Committed& event : events) upcast(event);
+  std::vector<Committed> view = personal_view(events, projection.discloses_pii);
+  return view.empty() ? events : view;
+}
+
+std::vector<std::string> Registry::names_read_by(const detail::ProjectionModel& projection) const {
+  std::set<std::string> names;
+  for (const auto& [event_name, handler] : projection.handlers) {
+    const std::vector<std::string> read = read_names(event_name, "projection " + projection.route.target);
+    names.insert(read.begin(), read.end());
+  }
+  return {names.begin(), names.end()};
+}
+
 std::vector<std::string> Registry::fetch_names(std::string_view target) const {
   if (projection_for(target)) {
     const auto fixed = static_names_.find(target);  // its handlers' names and the older ones
@@ -148,6 +170,25 @@ bool Registry::row_covers_fetch(std::string_view target) const {
 const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {
   const auto found = projection_targets_.find(target);
   return found == projection_targets_.end() ? nullptr : found->second;
+}
+
+std::vector<InlineCandidate> Registry::inline_candidates(std::string_view stream,
+                                                         const std::vector<std::string>& event_names) const {
+  std::vector<InlineCandidate> candidates;
+  for (const auto& [target, projection] : inline_projections_) {
+    const bool handles = std::any_of(event_names.begin(), event_names.end(),
+                                     [&](const std::string& name) { return projection->handlers.contains(name); });
+    if (!handles) continue;
+    const std::optional<std::string>& source = projection->route.source;
+    if (!source) {
+      candidates.push_back(InlineCandidate{projection, std::nullopt});
+    } else if (is_pattern(*source)) {
+      candidates.push_back(InlineCandidate{projection, source});
+    } else if (*source == stream) {
+      candidates.push_back(InlineCandidate{projection, std::nullopt});
+    }
+  }
+  return candidates;
 }
 
 std::vector<const detail::ReactionModel*> Registry::reactions_for(const Committed& event,

@@ -18,6 +18,14 @@
 
 namespace act::react {
 
+// An inline projection that a commit's events are for, if its source
+// matches the stream: the database decides that for a pattern source (its
+// regex engine, as at subscribe), the registry for the others.
+struct InlineCandidate {
+  const detail::ProjectionModel* projection = nullptr;
+  std::optional<std::string> pattern;  // the source, when it is a pattern still to match
+};
+
 class Registry {
  public:
   // Throws std::invalid_argument for contradictions (see AppBuilder::build).
@@ -29,7 +37,8 @@ class Registry {
   Registry(const Registry&) = delete;
   Registry& operator=(const Registry&) = delete;
 
-  bool empty() const noexcept { return reactions_.empty() && projections_.empty(); }
+  // Nothing for the drain (inline projections are applied at commit).
+  bool empty() const noexcept { return reactions_.empty() && projection_targets_.empty(); }
   bool reacts_to(std::string_view event_name) const { return reactive_names_.contains(event_name); }
   bool has_dynamic() const noexcept { return !dynamic_names_.empty(); }
 
@@ -41,6 +50,11 @@ class Registry {
   // event of the app has any (the events go as they are).
   std::vector<Committed> personal_view(const std::vector<Committed>& events, bool discloses) const;
   bool has_personal_data() const noexcept { return !sensitive_.empty(); }
+  // An inline projection's events as its handlers get them: upcast, and
+  // with personal data as it may see it.
+  std::vector<Committed> handed_to(const detail::ProjectionModel& projection, std::vector<Committed> events) const;
+  // The stored names an inline projection reads: its handlers' and the older ones upcast to them.
+  std::vector<std::string> names_read_by(const detail::ProjectionModel& projection) const;
 
   // One row per fixed target, registered at startup.
   const std::vector<SubscriptionSpec>& static_subscriptions() const noexcept { return static_subscriptions_; }
@@ -56,7 +70,13 @@ class Registry {
   // row keeps the names it was first made with, which may be fewer.
   bool row_covers_fetch(std::string_view target) const;
 
+  // The drained projection of a target (never an inline one).
   const detail::ProjectionModel* projection_for(std::string_view target) const;
+  // The inline projections that handle any of event_names on stream, ordered by target.
+  std::vector<InlineCandidate> inline_candidates(std::string_view stream,
+                                                 const std::vector<std::string>& event_names) const;
+  bool has_inline() const noexcept { return !inline_projections_.empty(); }
+  // Every projection, inline ones included.
   const std::vector<std::shared_ptr<const detail::ProjectionModel>>& projections() const noexcept {
     return projections_;
   }
@@ -80,6 +100,7 @@ class Registry {
   std::multimap<std::string, const detail::ReactionModel*, std::less<>> by_event_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
   std::map<std::string, const detail::ProjectionModel*, std::less<>> projection_targets_;
+  std::map<std::string, const detail::ProjectionModel*, std::less<>> inline_projections_;  // by target
   std::set<std::string, std::less<>> reactive_names_;
   std::vector<std::string> dynamic_names_;
   std::map<std::string, std::set<std::string>, std::less<>> static_names_;  // target -> event names

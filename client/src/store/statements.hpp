@@ -15,6 +15,16 @@ inline constexpr db::Statement kCommit{
     "act_commit", "act.commit",
     "SELECT " ACT_EVENT_COLUMNS " FROM act.commit($1, $2::jsonb, $3::jsonb, $4::int) e"};
 
+// The commit of an inline projection's transaction (react/inline_commit.cpp),
+// queued behind BEGIN: a last column tells whether this transaction wrote
+// the rows (false: a keyed commit answered with an earlier commit's rows,
+// which its own transaction applied already). A replay writes nothing, and
+// nothing before act.commit in that transaction takes a transaction id.
+inline constexpr db::Statement kCommitInline{
+    "act_commit_inline", "act.commit",
+    "SELECT " ACT_EVENT_COLUMNS ", pg_current_xact_id_if_assigned() IS NOT NULL "
+    "FROM act.commit($1, $2::jsonb, $3::jsonb, $4::int) e"};
+
 inline constexpr db::Statement kCommitByKey{
     "act_commit_by_key", "act.commit_by_key",
     "SELECT " ACT_EVENT_COLUMNS " FROM act.commit_by_key($1, $2) e"};

@@ -6,6 +6,7 @@
 #include "act/errors.hpp"
 #include "db/session.hpp"
 #include "db/transaction.hpp"
+#include "store/commit_params.hpp"
 #include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
@@ -28,17 +29,6 @@ T single_value(ConnectionPool& pool, const db::Statement& statement, const db::P
   run(pool, statement, params, [&](const db::Row& row) { value = (row.*read)(0); });
   if (!value) throw StoreError(std::string(statement.operation), {}, std::string(statement.operation) + " returned no row");
   return *value;
-}
-
-json messages_json(const std::vector<Message>& events) {
-  json array = json::array();
-  for (const Message& event : events) {
-    json element = {{"name", event.name}};
-    if (!event.data.is_null()) element["data"] = event.data;  // the server makes a missing one {}
-    if (event.pii) element["pii"] = *event.pii;
-    array.push_back(std::move(element));
-  }
-  return array;
 }
 
 json stats_streams_json(const StatsQuery& query) {
@@ -91,8 +81,7 @@ Store::Store(std::shared_ptr<ConnectionPool> pool, StoreOptions options) : pool_
 
 std::vector<Committed> Store::commit(std::string_view stream, const std::vector<Message>& events, const json& meta,
                                      std::optional<std::int32_t> expected_version) {
-  db::Params params;
-  params.text(stream).json(messages_json(events)).json(meta.is_null() ? json::object() : meta).number(expected_version);
+  const db::Params params = store_params::commit(stream, events, meta, expected_version);
   std::vector<Committed> committed;
   committed.reserve(events.size());
   run(*pool_, store_sql::kCommit, params,

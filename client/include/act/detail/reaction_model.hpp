@@ -34,6 +34,8 @@ struct ProjectionModel {
   std::function<void(Sql& sql)> truncate;  // empties the read model before a rebuild
   ReactionOptions options;
   bool discloses_pii = false;  // false: sensitive fields removed from its events
+  // Applied in the transaction of each commit of the app's actions, not by the drain (no subscription row).
+  bool run_inline = false;
 };
 
 }  // namespace act::detail
