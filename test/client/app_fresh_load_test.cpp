@@ -137,5 +137,25 @@ TEST_F(NotifiedCacheTest, ANotifiedCommitDropsTheStaleState) {
   app_->shutdown();
 }
 
+TEST_F(NotifiedCacheTest, AStartedAppWithoutReactionsClaimsNothing) {
+  // Its waker keeps the cache fresh; a lane worker would claim the other
+  // app's target in the default lane and pass its events over.
+  const std::string s = stream();
+  int handled = 0;
+  App worker = app(database().pool())
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to(Route{"audit-" + s, s})
+                   .handle("audit", [&](const Incremented&, ReactionContext&) { ++handled; })
+                   .build();
+  worker.correlate();  // its fixed target is registered
+  app_->start();
+  app_->do_action("increment", {s, kAnn, {}}, Increment{1});
+  std::this_thread::sleep_for(500ms);
+  app_->shutdown();
+  worker.settle();
+  EXPECT_EQ(handled, 1) << "the event was left to the app that reacts to it";
+}
+
 }  // namespace
 }  // namespace act::test

@@ -129,6 +129,60 @@ TEST_F(CloseTest, AWindowDropsWhatPrecedesTheLatestSnapshotBeforeIt) {
   EXPECT_EQ(events_in(unsnapped), 2);
 }
 
+TEST_F(CloseTest, ASeedIsRestoredByAStateOfALaterVersion) {
+  // The seed records the version of the state that wrote it.
+  const State<Counter> second_shape =
+      state<Counter>("Counter")
+          .version(2)
+          .patch<Incremented>("Incremented",
+                              [](const Incremented& e, Counter c) {
+                                c.count += e.by;
+                                return c;
+                              })
+          .on<Increment>("increment")
+          .emit([](const Increment& i, const Counter&) { return events(Incremented{i.by}); })
+          .build();
+  App versioned = app(pool_).with(second_shape).build();
+  const std::string s = counted(3, &versioned);
+  ASSERT_EQ(versioned.close({CloseTarget{s, true}}).truncated.count(s), 1u);
+  versioned.clear_cache();
+  const auto loaded = versioned.load(second_shape, s);
+  EXPECT_EQ(loaded.snaps, 1) << "the seed is restored, not passed over";
+  EXPECT_EQ(loaded.state.count, 3);
+}
+
+TEST_F(CloseTest, ARestartNoStateCanSeedIsSkipped) {
+  const std::string s = stream();
+  store_->commit(s, {{"Imported", {{"rows", 3}}, {}}});
+  EXPECT_EQ(app_->close({CloseTarget{s, true}}).skipped, std::vector<std::string>{s}) << "never retired by mistake";
+  EXPECT_EQ(events_in(s), 1);
+}
+
+TEST_F(CloseTest, AFreshLoadElsewhereFollowsARestart) {
+  const std::string s = counted(2);
+  App other = app(pool_).with(counter_).build();
+  EXPECT_EQ(other.load(counter_, s).state.count, 2);  // cached there at version 1
+  app_->do_action("increment", {s, kAnn, {}}, Increment{5});
+  ASSERT_EQ(app_->close({CloseTarget{s, true}}).truncated.count(s), 1u);
+  const auto fresh = other.load(counter_, s, LoadOptions{.fresh = true});
+  EXPECT_EQ(fresh.state.count, 7) << "the seed, not the old cache with a gap";
+  EXPECT_EQ(fresh.version, 0);
+  EXPECT_EQ(other.do_action("increment", {s, kAnn, {}}, Increment{1}).state_as<Counter>().count, 8);
+}
+
+TEST_F(CloseTest, AWindowsArchiveThatThrowsLeavesFullClosesUndone) {
+  const std::string full = counted(2);
+  const State<Counter> snapping = counter_state(CounterOptions{0, 1});
+  App with_snapshots = app(pool_).with(snapping).build();
+  const std::string windowed = counted(3, &with_snapshots);
+  CloseTarget window{windowed};
+  window.before = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now()) + 1h;
+  window.archive = [](const std::string&) { throw std::runtime_error("the archive is offline"); };
+  EXPECT_THROW(with_snapshots.close({CloseTarget{full}, window}), std::runtime_error);
+  EXPECT_EQ(events_in(full), 2);
+  EXPECT_EQ(events_in(windowed), 6);
+}
+
 TEST_F(CloseTest, BadTargetsAreRefusedBeforeAnythingHappens) {
   const std::string s = counted(1);
   CloseTarget both{s, true};

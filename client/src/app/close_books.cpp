@@ -94,6 +94,31 @@ struct FullClose {
   std::optional<detail::AnySnapshot> seed;
 };
 
+// A retention window, planned before any archive runs.
+struct Window {
+  const CloseTarget* target;
+  std::optional<std::int64_t> cap;  // the most it may delete up to: below work a reaction has left
+};
+
+// None when no snapshot bounds the window (or nothing precedes the one that does).
+std::optional<Window> plan_window(app_detail::AppCore& core, const CloseTarget& target,
+                                  std::optional<std::int64_t> checkpoint) {
+  std::optional<std::int64_t> cap = lowest_pending(core.store, target.stream);
+  if (checkpoint) cap = std::min(cap.value_or(*checkpoint), *checkpoint);
+  Query boundary;
+  boundary.stream = target.stream;
+  boundary.names = std::vector<std::string>{std::string(kSnapshotEvent)};
+  boundary.with_snaps = true;
+  boundary.created_before = target.before;
+  if (cap) boundary.before = *cap + 1;
+  boundary.backward = true;
+  boundary.limit = 1;
+  std::optional<Committed> found;
+  core.store.query(boundary, [&](const Committed& event) { found = event; });
+  if (!found || found->version == 0) return std::nullopt;
+  return Window{&target, cap};
+}
+
 }  // namespace
 
 CloseResult App::close(const std::vector<CloseTarget>& targets) {
@@ -116,27 +141,41 @@ CloseResult App::close(const std::vector<CloseTarget>& targets) {
     }
     FullClose plan{&target, head->head.version, TruncateTarget{target.stream, {}, meta, {}, {}}, nullptr, std::nullopt};
     if (target.restart) {
+      // No state to seed from (none owns the last event, or it cannot be
+      // written as JSON), or one whose seed would keep one reader's view:
+      // left alone rather than retired by mistake.
       plan.owner = owner_of(core, domain->head.name);
-      if (plan.owner && plan.owner->personal()) {
+      if (!plan.owner || !plan.owner->serialize || plan.owner->personal()) {
         result.skipped.push_back(target.stream);
         continue;
       }
-      if (plan.owner && plan.owner->serialize) {
-        plan.seed = app_detail::load_current(core.store, core.cache, core.counters, *plan.owner, target.stream,
-                                             app_detail::CacheUse::kBypass);
-        if (plan.seed->version != plan.head) {  // committed since the head was read
-          result.skipped.push_back(target.stream);
-          continue;
-        }
-        plan.truncate.snapshot = plan.owner->serialize(plan.seed->state);
+      plan.seed = app_detail::load_current(core.store, core.cache, core.counters, *plan.owner, target.stream,
+                                           app_detail::CacheUse::kBypass);
+      if (plan.seed->version != plan.head) {  // committed since the head was read
+        result.skipped.push_back(target.stream);
+        continue;
       }
+      plan.truncate.snapshot = plan.owner->serialize(plan.seed->state);
+      (*plan.truncate.meta)["state_version"] = plan.owner->version;  // restored by this shape only
     }
     full.push_back(std::move(plan));
+  }
+
+  std::vector<Window> windows;
+  for (const CloseTarget& target : targets) {
+    if (!target.before) continue;
+    if (std::optional<Window> window = plan_window(core, target, checkpoint)) {
+      windows.push_back(*window);
+    } else {
+      result.skipped.push_back(target.stream);
+    }
   }
 
   // Every archive before any deletion: one that throws leaves every stream as it was.
   for (const FullClose& plan : full)
     if (plan.target->archive) plan.target->archive(plan.target->stream);
+  for (const Window& window : windows)
+    if (window.target->archive) window.target->archive(window.target->stream);
 
   for (FullClose& plan : full) {
     const std::string& stream = plan.target->stream;
@@ -154,27 +193,9 @@ CloseResult App::close(const std::vector<CloseTarget>& targets) {
     }
   }
 
-  for (const CloseTarget& target : targets) {
-    if (!target.before) continue;
-    // The window stops below events a reaction has still to handle.
-    std::optional<std::int64_t> cap = lowest_pending(core.store, target.stream);
-    if (checkpoint) cap = std::min(cap.value_or(*checkpoint), *checkpoint);
-    Query boundary;
-    boundary.stream = target.stream;
-    boundary.names = std::vector<std::string>{std::string(kSnapshotEvent)};
-    boundary.with_snaps = true;
-    boundary.created_before = target.before;
-    if (cap) boundary.before = *cap + 1;
-    boundary.backward = true;
-    boundary.limit = 1;
-    std::optional<Committed> found;
-    core.store.query(boundary, [&](const Committed& event) { found = event; });
-    if (!found || found->version == 0) {  // nothing precedes it
-      result.skipped.push_back(target.stream);
-      continue;
-    }
-    if (target.archive) target.archive(target.stream);
-    std::vector<Truncated> rows = core.store.truncate({TruncateTarget{target.stream, {}, {}, target.before, cap}});
+  for (const Window& window : windows) {
+    const CloseTarget& target = *window.target;
+    std::vector<Truncated> rows = core.store.truncate({TruncateTarget{target.stream, {}, {}, target.before, window.cap}});
     if (rows.empty()) {
       result.skipped.push_back(target.stream);
     } else {

@@ -14,6 +14,9 @@ namespace {
 // event instead.
 struct UnusableSnapshot {};
 
+// A catch-up that met a version it did not expect.
+struct Discontinuous {};
+
 std::any restore_snapshot(const detail::StateModel& model, const Committed& event) {
   const auto written = event.meta.find("state_version");
   const std::int32_t version = written != event.meta.end() && written->is_number_integer() ? written->get<std::int32_t>() : 1;
@@ -123,10 +126,17 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
         query.stream = std::string(stream);
         query.after = snapshot.id;
         query.with_snaps = true;
-        store.query(query, [&](const Committed& event) {
-          fold(model, snapshot, event, SnapshotUse::kPassOver);
-          ++snapshot.replayed;
-        });
+        try {
+          store.query(query, [&](const Committed& event) {
+            // A gap is a stream restarted or trimmed elsewhere: the cached
+            // state is no base for what follows.
+            if (event.version != snapshot.version + 1) throw Discontinuous{};
+            fold(model, snapshot, event, SnapshotUse::kPassOver);
+            ++snapshot.replayed;
+          });
+        } catch (const Discontinuous&) {
+          snapshot = replay_stream(store, model, stream, detail::Disclosure::kRedacted);
+        }
         if (snapshot.replayed > 0) remember(cache, stream, snapshot);
       }
       return snapshot;

@@ -244,6 +244,8 @@ void Reactor::start(const WorkerOptions& options) {
   run_ = std::make_shared<WorkerRun>();
   correlate_wake_.restart();
   for (const auto& slot : lanes_) {
+    // No reactions, no lane workers: one would claim and pass over other apps' work in the lane.
+    if (registry_->empty()) break;
     const std::string& lane = slot->controller.lane().name;
     if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
