@@ -237,10 +237,15 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       const std::optional<std::int32_t> expected = target.expected_version.value_or(loaded.version);
       committed = key ? commit_keyed(core, action, target.stream, messages, meta, expected)
                       : commit_events(core, target.stream, messages, meta, expected);
-    } catch (const ValidationError&) {
-      // A keyed action that already ran may emit other events on the state it made.
-      if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target, std::move(done), attempt);
+    } catch (const ValidationError& error) {
+      // A keyed action that already ran may emit other events on the state
+      // it made: the database refuses them under the used key. Any other
+      // refusal is the caller's to see.
+      if (key && error.sqlstate() == "22023" &&
+          std::string_view(error.what()).find("belongs to a commit with other events") != std::string_view::npos) {
+        if (std::vector<Committed> done = done_before(); !done.empty())
+          return already_done(core, model, target, std::move(done), attempt);
+      }
       throw;
     } catch (const StreamClosedError&) {
       core.cache.drop(target.stream);
