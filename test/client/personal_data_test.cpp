@@ -162,6 +162,9 @@ TEST_F(PersonalDataTest, BuildRefusesWhatWouldLeakOrNameNothing) {
   EXPECT_THROW(state<Member>("M").patch<Registered>("Registered", reduce).sensitive("Registered", {""}),
                std::invalid_argument);
   EXPECT_THROW(member_builder().snap_every(5).build(), std::invalid_argument) << "a snapshot would copy the plaintext";
+  const State<Member> unmarked = state<Member>("Directory").patch<Registered>("Registered", reduce).build();
+  EXPECT_THROW(app(pool_).with(member_).with(unmarked).build(), std::invalid_argument)
+      << "another state of the app would commit the email into data";
 }
 
 }  // namespace

@@ -166,6 +166,25 @@ detail::SensitiveFields app_sensitive_fields(const std::vector<std::shared_ptr<c
         if (std::find(all.begin(), all.end(), field) == all.end()) all.push_back(field);
     }
   }
+  // A state that folds or emits the event without the same marks would
+  // commit the personal data into `data`, where forget cannot reach it.
+  for (const auto& state : states) {
+    for (const auto& [event_name, fields] : sensitive) {
+      if (!state->reducers.contains(event_name)) continue;
+      const auto own = state->sensitive.find(event_name);
+      std::vector<std::string> marked = own == state->sensitive.end() ? std::vector<std::string>{} : own->second;
+      std::vector<std::string> wanted = fields;
+      std::sort(marked.begin(), marked.end());
+      std::sort(wanted.begin(), wanted.end());
+      if (marked != wanted) {
+        std::string list;
+        for (const std::string& field : wanted) list += (list.empty() ? "" : ", ") + field;
+        throw std::invalid_argument("state " + state->name + " declares " + event_name +
+                                    " without marking all of its personal data (" + list +
+                                    "): mark the same fields in every state that declares it");
+      }
+    }
+  }
   return sensitive;
 }
 
