@@ -133,6 +133,7 @@ bool in_doubt(const StoreError& error) {
 // The commit, with the inline projections its events are for in the same transaction.
 std::vector<Committed> commit_events(AppCore& core, const std::string& stream, const std::vector<Message>& messages,
                                      const nlohmann::json& meta, std::optional<std::int32_t> expected) {
+  if (!core.reactor->has_inline()) return core.store.commit(stream, messages, meta, expected);
   std::vector<std::string> names;
   names.reserve(messages.size());
   for (const Message& message : messages) names.push_back(message.name);
@@ -172,9 +173,14 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
   nlohmann::json meta = action_meta(options.correlation.value_or(new_correlation_id()), action.name, target, caused_by);
   const std::optional<std::string>& key = options.idempotency_key;
   if (key) meta["idempotency_key"] = *key;
-  // The commit this key already made, if any.
-  const auto done_before = [&]() -> std::vector<Committed> {
-    return key ? core.store.commit_by_key(target.stream, *key) : std::vector<Committed>{};
+  // What a keyed action that already ran answers with: the events of the
+  // commit its key made, with the state now; none without a key or before it landed.
+  std::int32_t attempt = 1;
+  const auto done_before = [&]() -> std::optional<ActionResult> {
+    if (!key) return std::nullopt;
+    std::vector<Committed> done = core.store.commit_by_key(target.stream, *key);
+    if (done.empty()) return std::nullopt;
+    return already_done(core, model, target, std::move(done), attempt);
   };
 
   const auto load = [&](bool use_cache) {
@@ -184,7 +190,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
   int retries_used = 0;
   bool conflict_recheck_used = false;
   bool read_store = false;  // skip the cache for the next load
-  for (std::int32_t attempt = 1;; ++attempt) {
+  for (;; ++attempt) {
     detail::AnySnapshot loaded = load(!read_store);
     read_store = false;
     if (target.expected_version && loaded.cache_hit && loaded.version != *target.expected_version) {
@@ -197,8 +203,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // reads the store): the pinned version is stale, whatever the rules
       // would say of a state the caller never saw. The commit would refuse it too.
       // Unless this keyed action is what moved it.
-      if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target, std::move(done), attempt);
+      if (std::optional<ActionResult> done = done_before()) return std::move(*done);
       Counters::bump(core.counters.conflicts);
       throw ConcurrencyError(target.stream, target.expected_version, loaded.version);
     }
@@ -211,8 +216,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // behind (commits by other processes): check once more on a fresh load.
       if (!loaded.cache_hit) {
         // A keyed action that already ran meets the state it made.
-        if (std::vector<Committed> done = done_before(); !done.empty())
-          return already_done(core, model, target, std::move(done), attempt);
+        if (std::optional<ActionResult> done = done_before()) return std::move(*done);
         throw;
       }
       read_store = true;
@@ -220,8 +224,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       continue;
     }
     if (emitted.empty()) {
-      if (std::vector<Committed> done = done_before(); !done.empty())
-        return already_done(core, model, target, std::move(done), attempt);
+      if (std::optional<ActionResult> done = done_before()) return std::move(*done);
       ActionResult unchanged;
       unchanged.version = loaded.version;
       unchanged.id = loaded.id;
@@ -243,8 +246,7 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       // refusal is the caller's to see.
       if (key && error.sqlstate() == "22023" &&
           std::string_view(error.what()).find("belongs to a commit with other events") != std::string_view::npos) {
-        if (std::vector<Committed> done = done_before(); !done.empty())
-          return already_done(core, model, target, std::move(done), attempt);
+        if (std::optional<ActionResult> done = done_before()) return std::move(*done);
       }
       throw;
     } catch (const StreamClosedError&) {

@@ -149,12 +149,12 @@ detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counter
 }
 
 detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
-                               const AsOf& as_of, const Actor* reader) {
+                               const AsOf& as_of) {
   Query query;
   query.stream = std::string(stream);
   query.before = as_of.before_id;
   query.created_before = as_of.before_time;  // snapshots left out: fold from the first event
-  return replay(store, model, query, SnapshotUse::kRestore, disclosure_for(model, reader));
+  return replay(store, model, query);
 }
 
 }  // namespace act::app_detail

@@ -33,13 +33,17 @@ enum class CacheUse {
   kBypass,   // the store is read even when the cache has the stream
 };
 
+inline CacheUse cache_use(const LoadOptions& options) noexcept {
+  return options.fresh ? CacheUse::kCatchUp : CacheUse::kTrust;
+}
+
 // A state with personal data is folded for reader and never cached.
 detail::AnySnapshot load_current(Store& store, cache::StateCache& cache, Counters& counters,
                                  const detail::StateModel& model, std::string_view stream, CacheUse use,
                                  const Actor* reader = nullptr);
 
 detail::AnySnapshot load_as_of(Store& store, const detail::StateModel& model, std::string_view stream,
-                               const AsOf& as_of, const Actor* reader = nullptr);
+                               const AsOf& as_of);
 
 cache::Entry cache_entry(const detail::AnySnapshot& snapshot);
 

@@ -42,10 +42,10 @@ void wait_for_horizon(db::Session& session, std::int64_t head) {
 }
 
 // The projection's events after `after`, up to head, as a subscription with its source and names would get them.
-std::vector<Committed> read_page(db::Session& session, const Registry& registry, const detail::ProjectionModel& projection,
-                                 std::optional<std::int64_t> after, std::int64_t head) {
+// names: the stored names it reads (Registry::names_read_by).
+std::vector<Committed> read_page(db::Session& session, const detail::ProjectionModel& projection,
+                                 const nlohmann::json& names, std::optional<std::int64_t> after, std::int64_t head) {
   const std::optional<std::string>& source = projection.route.source;
-  const nlohmann::json names = registry.names_read_by(projection);
   db::Params params;
   params.text(source).number(after).number(std::optional<std::int64_t>(head + 1)).json(names)
       .number(std::optional<std::int32_t>(kPageEvents)).boolean(false).boolean(source && !is_pattern(*source))
@@ -76,9 +76,10 @@ RebuildProgress rebuild_inline(ConnectionPool& pool, const Registry& registry, c
   progress.head = single_int64(session, store_sql::kMaxEventId, db::Params());
   wait_for_horizon(session, progress.head);
 
+  const nlohmann::json names = registry.names_read_by(projection);
   std::optional<std::int64_t> after;
   for (;;) {
-    const std::vector<Committed> read = read_page(session, registry, projection, after, progress.head);
+    const std::vector<Committed> read = read_page(session, projection, names, after, progress.head);
     if (read.empty()) break;
     const std::vector<Committed> page = registry.handed_to(projection, read);
     try {

@@ -17,7 +17,7 @@ ActionResult ReactionContext::do_action(std::string_view action, const Target& t
 detail::AnySnapshot ReactionContext::load_any(const detail::StateModel& state, std::string_view stream,
                                               const LoadOptions& options) {
   return app_detail::load_current(core_.store, core_.cache, core_.counters, state, stream,
-                                  options.fresh ? app_detail::CacheUse::kCatchUp : app_detail::CacheUse::kTrust);
+                                  app_detail::cache_use(options));
 }
 
 detail::AnySnapshot ReactionContext::load_for(const detail::StateModel& state, std::string_view stream,

@@ -87,7 +87,6 @@ void Reactor::committed(const std::vector<Committed>& events) {
 
 std::vector<InlineCandidate> Reactor::inline_candidates(std::string_view stream,
                                                         const std::vector<std::string>& event_names) {
-  if (!registry_->has_inline()) return {};
   std::vector<InlineCandidate> candidates = registry_->inline_candidates(stream, event_names);
   if (!candidates.empty()) initialize();
   return candidates;

@@ -42,6 +42,7 @@ class Reactor {
   CorrelateResult correlate();
   // True when some reaction's target depends on the event (found by correlate).
   bool has_dynamic() const noexcept { return registry_->has_dynamic(); }
+  bool has_inline() const noexcept { return registry_->has_inline(); }
   DrainResult drain();
   SettleResult settle(const SettleOptions& options);
   void start(const WorkerOptions& options);
