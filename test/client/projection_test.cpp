@@ -56,10 +56,6 @@ class ProjectionTest : public DatabaseTest {
 
   std::string sql(const std::string& query) { return database().sql(query); }
   std::int64_t applied() { return std::stoll(sql("SELECT count(*) FROM " + table_ + "_applied")); }
-  Subscription subscription(const std::string& target) {
-    const auto rows = store_->query_streams(StreamFilter::exactly(target));
-    return rows.empty() ? Subscription{} : rows.front();
-  }
   std::string target() const { return table_ + "-projection"; }
 
   State<Counter> counter_ = counter_state();

@@ -111,7 +111,7 @@ TEST_F(WorkerOptionsTest, ShutdownWithAGraceLetsAStuckHandlerGo) {
   app->shutdown(200ms);
   const auto took = Clock::now() - asked;
   EXPECT_FALSE(progress->finished) << "shutdown returned while the handler still ran";
-  EXPECT_LT(took, 5s);
+  EXPECT_LT(took, 2s) << "the handler sleeps 4 s: shutdown did not wait for it";
   const auto line = log_->find("shutdown let workers go");
   ASSERT_TRUE(line.has_value());
   EXPECT_NE(line->field("workers").find("lane stuck"), std::string::npos) << line->field("workers");
