@@ -63,16 +63,9 @@ TEST_F(AppLoadTest, SnapshotsEveryNEventsAndLoadsStartThere) {
 }
 
 TEST_F(AppLoadTest, SnapshotsByPredicate) {
-  const auto counter = state<Counter>("Counter")
-                           .patch<Incremented>("Incremented",
-                                               [](const Incremented& e, Counter c) {
-                                                 c.count += e.by;
-                                                 return c;
-                                               })
-                           .on<Increment>("increment")
-                           .emit([](const Increment& a, const Counter&) { return Incremented{a.by}; })
-                           .snap([](const Counter& c, const SnapStats&) { return c.count >= 10; })
-                           .build();
+  CounterOptions options;
+  options.snap = [](const Counter& c, const SnapStats&) { return c.count >= 10; };
+  const auto counter = counter_state(options);
   auto snapping = app(pool_).with(counter).build();
   const std::string s = stream();
   EXPECT_FALSE(snapping.do_action("increment", {s, kAnn, {}}, Increment{4}).snapshotted);

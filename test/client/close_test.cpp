@@ -131,17 +131,9 @@ TEST_F(CloseTest, AWindowDropsWhatPrecedesTheLatestSnapshotBeforeIt) {
 
 TEST_F(CloseTest, ASeedIsRestoredByAStateOfALaterVersion) {
   // The seed records the version of the state that wrote it.
-  const State<Counter> second_shape =
-      state<Counter>("Counter")
-          .version(2)
-          .patch<Incremented>("Incremented",
-                              [](const Incremented& e, Counter c) {
-                                c.count += e.by;
-                                return c;
-                              })
-          .on<Increment>("increment")
-          .emit([](const Increment& i, const Counter&) { return events(Incremented{i.by}); })
-          .build();
+  CounterOptions later;
+  later.version = 2;
+  const State<Counter> second_shape = counter_state(later);
   App versioned = app(pool_).with(second_shape).build();
   const std::string s = counted(3, &versioned);
   ASSERT_EQ(versioned.close({CloseTarget{s, true}}).truncated.count(s), 1u);

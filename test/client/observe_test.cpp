@@ -29,19 +29,12 @@ TEST_F(ObserveTest, ASnapshotCommitThatFailsIsLoggedAsAWarning) {
   const std::string s = stream();
   // The policy runs between the action's commit and its snapshot's: a commit
   // made there moves the head, so the snapshot's version guard refuses it.
-  auto racing = state<Counter>("Counter")
-                    .patch<Incremented>("Incremented",
-                                        [](const Incremented& event, Counter counter) {
-                                          counter.count += event.by;
-                                          return counter;
-                                        })
-                    .on<Increment>("increment")
-                    .emit([](const Increment& action, const Counter&) { return Incremented{action.by}; })
-                    .snap([&](const Counter&, const SnapStats&) {
-                      store_->commit(s, {Message{"Incremented", {{"by", 1}}, std::nullopt}});
-                      return true;
-                    })
-                    .build();
+  CounterOptions options;
+  options.snap = [&](const Counter&, const SnapStats&) {
+    store_->commit(s, {Message{"Incremented", {{"by", 1}}, std::nullopt}});
+    return true;
+  };
+  const auto racing = counter_state(options);
   App app = act::app(pool_).with(racing).logger(log_).build();
   const ActionResult done = app.do_action("increment", {s, kAnn, {}}, Increment{5});
 

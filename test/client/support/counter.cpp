@@ -5,6 +5,7 @@ namespace act::test {
 State<Counter> counter_state(CounterOptions options) {
   auto builder =
       state<Counter>("Counter")
+          .version(options.version)
           .init([] { return Counter{}; })
           .patch<Incremented>("Incremented",
                               [](const Incremented& event, Counter counter) {
@@ -34,6 +35,7 @@ State<Counter> counter_state(CounterOptions options) {
           })
           .on<Increment>("touch")
           .emit([](const Increment&, const Counter&) { return Events{}; });
+  if (options.snap) return std::move(builder).snap(options.snap).build();
   if (options.snap_every > 0) return std::move(builder).snap_every(options.snap_every).build();
   return std::move(builder).build();
 }

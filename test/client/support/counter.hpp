@@ -1,5 +1,8 @@
 #pragma once
 // The counter domain the app tests run on.
+#include <cstdint>
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 #include "act/act.hpp"
@@ -32,6 +35,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Decrement, by)
 struct CounterOptions {
   int retries = 0;
   int snap_every = 0;  // 0: no snapshots
+  std::function<bool(const Counter&, const SnapStats&)> snap{};  // instead of snap_every
+  std::int32_t version = 1;
 };
 
 // Actions: "increment" (by > 0), "increment_twice" (two events),
