@@ -90,22 +90,31 @@ void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
   }
 }
 
-// The events as handlers that disclose personal data see them, and as the others do.
+std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events) {
+  std::vector<Payload> payloads;
+  for (const Committed& event : events) {
+    for (const detail::ReactionModel* reaction : registry.reactions_for(event, lease.stream))
+      payloads.push_back(Payload{reaction, &event});
+  }
+  return payloads;
+}
+
+// The events as handlers that disclose personal data see them, and as the
+// others do; each built only when some payload needs it.
 struct Views {
   std::vector<Committed> disclosed;
   std::vector<Committed> stripped;
 };
 
-std::vector<Payload> payloads_for(const Registry& registry, const Lease& lease, const std::vector<Committed>& events,
-                                  const Views& views) {
-  std::vector<Payload> payloads;
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    for (const detail::ReactionModel* reaction : registry.reactions_for(events[i], lease.stream)) {
-      const std::vector<Committed>& view = reaction->discloses_pii ? views.disclosed : views.stripped;
-      payloads.push_back(Payload{reaction, view.empty() ? &events[i] : &view[i]});
-    }
+// Points each payload at the view of its event its reaction may see.
+void show_personal_data(const Registry& registry, const std::vector<Committed>& events, std::vector<Payload>& payloads,
+                        Views& views) {
+  if (!registry.has_personal_data()) return;
+  for (Payload& payload : payloads) {
+    std::vector<Committed>& view = payload.reaction->discloses_pii ? views.disclosed : views.stripped;
+    if (view.empty()) view = registry.personal_view(events, payload.reaction->discloses_pii);
+    payload.event = &view[static_cast<std::size_t>(payload.event - events.data())];
   }
-  return payloads;
 }
 
 Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>& events, std::int64_t fetched_to) {
@@ -114,8 +123,9 @@ Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>
     const std::vector<Committed> view = deps.registry.personal_view(events, projection->discloses_pii);
     return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to);
   }
-  const Views views{deps.registry.personal_view(events, true), deps.registry.personal_view(events, false)};
-  const std::vector<Payload> payloads = payloads_for(deps.registry, lease, events, views);
+  std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
+  Views views;  // outlives the dispatch: payloads point into it
+  show_personal_data(deps.registry, events, payloads, views);
   if (payloads.empty()) return moved_to(fetched_to);
   const ReactionOptions& options = payloads.front().reaction->options;
   if (options.block_on_error && lease.retry > options.max_retries) {
