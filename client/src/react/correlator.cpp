@@ -1,5 +1,7 @@
 #include "react/correlator.hpp"
 
+#include <optional>
+
 #include <algorithm>
 #include <map>
 
@@ -64,8 +66,10 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
   std::int64_t last_id = checkpoint_;
   result.events = store_.query(query, [&](const Committed& stored) {
     last_id = stored.id;
-    Committed event = stored;
-    registry_.upcast(event);  // resolvers see the version they are declared for
+    // Resolvers see the version they are declared for; most events need no copy.
+    std::optional<Committed> upcast;
+    if (registry_.upcasts(stored.name)) registry_.upcast(upcast.emplace(stored));
+    const Committed& event = upcast ? *upcast : stored;
     for (Route& route : registry_.resolve_dynamic(event)) {
       auto [entry, added] = targets.try_emplace(route.target);
       SubscriptionSpec& spec = entry->second;

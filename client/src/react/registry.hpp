@@ -45,6 +45,7 @@ class Registry {
   // Rewrites an event read from the store to the version handlers are
   // declared for (stored under an older name, it is selected by that name).
   void upcast(Committed& event) const { detail::upcast(upcasts_, event); }
+  bool upcasts(std::string_view event_name) const { return upcasts_.contains(event_name); }
   // A handler's view of events with personal data: their sensitive fields
   // in plaintext when it discloses them, removed otherwise. Empty when no
   // event of the app has any (the events go as they are).
