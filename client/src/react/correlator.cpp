@@ -1,8 +1,7 @@
 #include "react/correlator.hpp"
 
-#include <optional>
-
 #include <algorithm>
+#include <optional>
 #include <map>
 
 namespace act::react {
