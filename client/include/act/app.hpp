@@ -92,6 +92,10 @@ struct AppStats {
 struct AppOptions {
   std::size_t cache_size = 1000;  // streams; 0 turns the cache off
   StoreOptions store;
+  // When autoclose may close streams (none: at any hour).
+  std::optional<AutocloseWindow> autoclose_window;
+  // The time autoclose judges its policies by; the system clock when empty.
+  std::function<Timestamp()> clock{};
 };
 
 class App {
@@ -266,6 +270,10 @@ class AppBuilder {
   AppBuilder on_error(std::function<void(const WorkerError&)> listener) &&;
   AppBuilder cache_size(std::size_t streams) &&;
   AppBuilder page_size(std::int32_t events) &&;
+  // The hours autoclose may close streams in (hours 0-23, start != end).
+  AppBuilder autoclose_window(AutocloseWindow window) &&;
+  // The time autoclose policies are judged by (the system clock by default).
+  AppBuilder clock(std::function<Timestamp()> now) &&;
   // Throws std::invalid_argument when two states declare the same action,
   // when a reaction or projection handles an event no state declares (and
   // declares() does not name), or when reactions contradict each other (a

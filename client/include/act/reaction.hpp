@@ -38,6 +38,7 @@ struct Query;
 
 namespace app_detail {
 struct AppCore;
+struct ContextAccess;
 }
 
 // Where a reaction delivers an event: the target stream (the subscription
@@ -121,6 +122,8 @@ class ReactionContext {
   bool stopping() const noexcept { return stopping_.load(std::memory_order_relaxed); }
 
  private:
+  friend struct app_detail::ContextAccess;  // the library's own reactions (autoclose)
+
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
 

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/autoclose.hpp"
 #include "act/detail/event_versions.hpp"
 #include "act/event_name.hpp"
 #include "act/detail/payload.hpp"
@@ -265,6 +266,15 @@ class StateBuilder {
     return std::move(*this);
   }
 
+  // Closes the state's streams by themselves (see act/autoclose.hpp): the
+  // app adds a reaction on every event of the state whose handler retires
+  // a stream when the policy holds, or trims it to policy.keep. Checked at build().
+  StateBuilder autocloses(AutoclosePolicy policy) && {
+    if (model_->autoclose) throw std::invalid_argument("autocloses(): state " + model_->name + " has a policy already");
+    model_->autoclose = std::move(policy);
+    return std::move(*this);
+  }
+
   // Starts an action whose payload type is P.
   template <class P>
   ActionBuilder<S, P> on(std::string action_name) && {
@@ -310,6 +320,7 @@ class StateBuilder {
     if (model_->personal() && model_->snap)
       throw std::invalid_argument("build(): state " + model_->name +
                                   " holds personal data: a snapshot would copy it out of the pii sidecar");
+    if (model_->autoclose) detail::check_autoclose(*model_);
     return State<S>(std::move(model_));
   }
 

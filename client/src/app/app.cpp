@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "app/app_core.hpp"
+#include "app/autoclose.hpp"
 #include "app/event_rules.hpp"
 #include "app/loader.hpp"
 
@@ -74,6 +75,22 @@ AppBuilder AppBuilder::page_size(std::int32_t events) && {
   return std::move(*this);
 }
 
+AppBuilder AppBuilder::autoclose_window(AutocloseWindow window) && {
+  const auto is_hour = [](int hour) { return hour >= 0 && hour <= 23; };
+  if (!is_hour(window.start_hour) || !is_hour(window.end_hour))
+    throw std::invalid_argument("autoclose_window(): hours are 0 to 23");
+  if (window.start_hour == window.end_hour)
+    throw std::invalid_argument("autoclose_window(): start and end are the same hour");
+  options_.autoclose_window = window;
+  return std::move(*this);
+}
+
+AppBuilder AppBuilder::clock(std::function<Timestamp()> now) && {
+  if (!now) throw std::invalid_argument("clock(): no clock");
+  options_.clock = std::move(now);
+  return std::move(*this);
+}
+
 AppBuilder AppBuilder::with(const Projection& projection) && {
   projections_.push_back(projection.model());
   return std::move(*this);
@@ -135,6 +152,7 @@ AppBuilder AppBuilder::lane(Lane lane) && {
 
 App AppBuilder::build() && {
   app_detail::check_handled_events_are_declared(states_, external_events_, reactions_, projections_);
+  for (detail::ReactionModel& reaction : app_detail::autoclose_reactions(states_)) reactions_.push_back(std::move(reaction));
   auto registry = std::make_unique<react::Registry>(std::move(reactions_), std::move(projections_), std::move(lanes_),
                                                     app_detail::app_upcasts(states_), app_detail::app_sensitive_fields(states_));
   auto core = std::make_shared<app_detail::AppCore>(std::move(pool_), options_, std::move(listeners_));

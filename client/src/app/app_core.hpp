@@ -19,7 +19,8 @@ namespace act::app_detail {
 // App::shutdown(grace) let go finds everything it uses still there.
 struct AppCore : std::enable_shared_from_this<AppCore> {
   AppCore(std::shared_ptr<ConnectionPool> pool, const AppOptions& options, detail::Listeners listeners)
-      : store(std::move(pool), options.store), cache(options.cache_size), observers(std::move(listeners)) {}
+      : store(std::move(pool), options.store), cache(options.cache_size), observers(std::move(listeners)),
+        autoclose_window(options.autoclose_window), clock(options.clock) {}
 
   Store store;
   cache::StateCache cache;
@@ -28,6 +29,8 @@ struct AppCore : std::enable_shared_from_this<AppCore> {
   std::vector<std::shared_ptr<const detail::StateModel>> states;
   Counters counters;
   Observers observers;
+  std::optional<AutocloseWindow> autoclose_window;
+  std::function<Timestamp()> clock;  // empty: the system clock
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;
 

@@ -7,7 +7,9 @@
 #include "act/detail/event_versions.hpp"
 #include "act/errors.hpp"
 #include "app/app_core.hpp"
+#include "app/autoclose.hpp"
 #include "app/causation.hpp"
+#include "app/close_books.hpp"
 #include "app/loader.hpp"
 #include "react/reactor.hpp"
 
@@ -53,6 +55,8 @@ std::optional<std::int64_t> lowest_pending(Store& store, const std::string& stre
     for (const Subscription& row : rows) {
       // The filter matches a literal source as a pattern too: hold it to its name.
       if (row.source && !row.source->empty() && !is_pattern(*row.source) && *row.source != stream) continue;
+      // Autoclose reads only the stream's head, never the events a close deletes.
+      if (app_detail::is_autoclose_target(row.stream)) continue;
       const bool has_work = row.correlated_at && row.at < *row.correlated_at;
       if (has_work) lowest = std::min(lowest.value_or(row.at), row.at);
     }
@@ -115,15 +119,24 @@ std::optional<Window> plan_window(app_detail::AppCore& core, const CloseTarget& 
   boundary.limit = 1;
   std::optional<Committed> found;
   core.store.query(boundary, [&](const Committed& event) { found = event; });
-  if (!found || found->version == 0) return std::nullopt;
+  if (!found) return std::nullopt;
+  // Trimmed there already (or the stream starts there): nothing to archive or delete.
+  Query earlier;
+  earlier.stream = target.stream;
+  earlier.with_snaps = true;
+  earlier.after = -1;  // from the first event, not the latest snapshot
+  earlier.before = found->id;
+  earlier.limit = 1;
+  if (core.store.query(earlier, [](const Committed&) {}) == 0) return std::nullopt;
   return Window{&target, cap};
 }
 
 }  // namespace
 
-CloseResult App::close(const std::vector<CloseTarget>& targets) {
+CloseResult App::close(const std::vector<CloseTarget>& targets) { return app_detail::close_books(*core_, targets); }
+
+CloseResult app_detail::close_books(AppCore& core, const std::vector<CloseTarget>& targets) {
   check_targets(targets);
-  app_detail::AppCore& core = *core_;
   CloseResult result;
   const std::optional<std::int64_t> checkpoint = correlation_checkpoint(*core.reactor);
   const nlohmann::json meta = {{"correlation", app_detail::new_correlation_id()}, {"causation", nlohmann::json::object()}};

@@ -40,21 +40,23 @@ bool Correlator::hold_lease() {
   if (lease_until_ - now > kLease / 2) return true;  // renewed with the next subscribe
   const SubscribeResult answer =
       store_.subscribe({}, std::nullopt, CorrelatorLease{registry_.correlator_key(), by_, static_cast<std::int32_t>(kLease.count())});
+  // Another worker may have scanned further: whoever holds the lease now,
+  // the stored checkpoint is how far targets are known (App::close asks).
+  checkpoint_ = std::max(checkpoint_, answer.correlated_at);
   if (!answer.correlating.value_or(false)) {
     lease_until_ = {};
     return false;
   }
   lease_until_ = now + kLease;
-  // Another worker may have scanned further while it held the lease.
-  checkpoint_ = std::max(checkpoint_, answer.correlated_at);
   return true;
 }
 
 CorrelateResult Correlator::scan(std::int32_t limit) {
   const std::lock_guard lock(mutex_);
   CorrelateResult result;
+  const bool holding = registry_.has_dynamic() && hold_lease();
   result.checkpoint = checkpoint_;
-  if (!registry_.has_dynamic() || !hold_lease()) return result;
+  if (!holding) return result;
   result.scanned = true;
 
   Query query;

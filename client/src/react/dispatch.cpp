@@ -1,5 +1,7 @@
 #include "react/dispatch.hpp"
 
+#include <algorithm>
+
 #include "act/errors.hpp"
 
 namespace act::react {
@@ -18,6 +20,10 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
       payload.reaction->handle(*payload.event, context);
     } catch (const DeferSignal& signal) {
       outcome.defer_until = signal.due;
+      return outcome;
+    } catch (const ClosedThrough& closed) {
+      ++outcome.handled;
+      outcome.acked_at = std::max(payload.event->id, closed.at);
       return outcome;
     } catch (const NonRetryableError& error) {
       return failed(lease, payload.reaction->options, outcome.handled, outcome.acked_at, error.what(), false, payload.event,

@@ -14,6 +14,12 @@ struct AppCore;
 
 namespace act::react {
 
+// Thrown by the library's own handler that closed its stream (autoclose):
+// the events up to `at` are deleted or done with, so the target moves past them.
+struct ClosedThrough {
+  std::int64_t at;
+};
+
 // One reaction to run for one event.
 struct Payload {
   const detail::ReactionModel* reaction;

@@ -35,8 +35,12 @@ State<Counter> counter_state(CounterOptions options) {
           })
           .on<Increment>("touch")
           .emit([](const Increment&, const Counter&) { return Events{}; });
-  if (options.snap) return std::move(builder).snap(options.snap).build();
-  if (options.snap_every > 0) return std::move(builder).snap_every(options.snap_every).build();
+  if (options.snap) {
+    builder = std::move(builder).snap(options.snap);
+  } else if (options.snap_every > 0) {
+    builder = std::move(builder).snap_every(options.snap_every);
+  }
+  if (options.autoclose) builder = std::move(builder).autocloses(*options.autoclose);
   return std::move(builder).build();
 }
 

@@ -2,6 +2,7 @@
 // The counter domain the app tests run on.
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,7 @@ struct CounterOptions {
   int snap_every = 0;  // 0: no snapshots
   std::function<bool(const Counter&, const SnapStats&)> snap{};  // instead of snap_every
   std::int32_t version = 1;
+  std::optional<AutoclosePolicy> autoclose{};
 };
 
 // Actions: "increment" (by > 0), "increment_twice" (two events),

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/autoclose.hpp"
 #include "act/detail/personal_data.hpp"
 #include "act/event.hpp"
 #include "act/events.hpp"
@@ -98,6 +99,7 @@ struct StateModel {
   // or snapshotted (either would keep one reader's view for another).
   SensitiveFields sensitive;
   std::function<bool(const Actor& actor)> discloses;  // empty: nobody
+  std::optional<AutoclosePolicy> autoclose;  // none: its streams close only by App::close
   bool personal() const noexcept { return !sensitive.empty(); }
 };
 
