@@ -46,7 +46,10 @@ StateBuilder<Member> member_builder() {
       .sensitive("Registered", {"email"})
       .discloses([](const Actor& actor) { return actor.id == "admin"; })
       .on<Register>("register")
-      .emit([](const Register& r, const Member&) { return events(Registered{r.name, r.email}); });
+      .emit([](const Register& r, const Member&) {
+        if (r.email.empty()) return Events{}.add("Registered", json{{"name", r.name}});  // no email given
+        return events(Registered{r.name, r.email});
+      });
 }
 
 class PersonalDataTest : public DatabaseTest {
@@ -93,6 +96,14 @@ TEST_F(PersonalDataTest, ForgetShredsAndTheChainHolds) {
   const std::vector<ChainCheck> checks = store_->verify(s);
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_TRUE(checks[0].valid) << "pii is outside the hash chain";
+}
+
+TEST_F(PersonalDataTest, AFieldNeverGivenIsNotTakenForAForgottenOne) {
+  const std::string s = registered("");
+  EXPECT_EQ(app_->load(member_, s, kAdmin).state.email, "") << "absent, not [SHREDDED]";
+  EXPECT_EQ(app_->load(member_, s, kClerk).state.email, "");
+  EXPECT_EQ(app_->forget(s), 1);
+  EXPECT_EQ(app_->load(member_, s, kAdmin).state.email, "[SHREDDED]") << "forgotten: nothing tells what was there";
 }
 
 TEST_F(PersonalDataTest, HandlersGetSensitiveFieldsOnlyWhenTheyDisclose) {

@@ -42,7 +42,8 @@ Message split_personal_data(Message message, const SensitiveFields& sensitive) {
       message.data.erase(field);
     }
   }
-  if (!pii.empty()) message.pii = std::move(pii);
+  // Even empty: a sidecar tells a field never given from one forgotten (no sidecar).
+  message.pii = std::move(pii);
   return message;
 }
 

@@ -27,7 +27,8 @@ enum class Disclosure {
 // "[SHREDDED]" in the plaintext and redacted views.
 Committed view_of(const Committed& event, const SensitiveFields& sensitive, Disclosure how);
 
-// Moves the message's sensitive fields from data into its pii sidecar.
+// Moves the message's sensitive fields from data into its pii sidecar; an
+// event with sensitive fields always gets one, empty when none was given.
 Message split_personal_data(Message message, const SensitiveFields& sensitive);
 
 }  // namespace act::detail
