@@ -37,6 +37,17 @@ TEST_F(IdempotencyTest, AKeyedActionRunsOnce) {
   EXPECT_EQ(other.state_as<Counter>().count, 4);
 }
 
+TEST_F(IdempotencyTest, ARepeatIsNotAnnouncedAsANewCommit) {
+  int announced = 0;
+  App watched = app(pool_).with(counter_).on_committed([&](const std::vector<Committed>&) { ++announced; }).build();
+  const std::string s = stream();
+  watched.do_action("increment", {s, kAnn, {}}, Increment{2}, keyed("req-w"));
+  const auto again = watched.do_action("increment", {s, kAnn, {}}, Increment{2}, keyed("req-w"));
+  EXPECT_EQ(again.version, 0);
+  EXPECT_EQ(again.state_as<Counter>().count, 2);
+  EXPECT_EQ(announced, 1) << "on_committed heard the commit once";
+}
+
 TEST_F(IdempotencyTest, ARepeatedActionIsNotRefusedByTheStateItMade) {
   // decrement needs a positive count: run once it made the count 0, and a
   // repeat would be refused. With its key it returns what it did.

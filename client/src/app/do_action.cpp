@@ -268,6 +268,10 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
       Counters::bump(core.counters.retries);
       continue;
     }
+    // The database answered with the key's earlier commit, which the state
+    // loaded already holds: it was told of when it landed.
+    if (key && committed.front().version <= loaded.version)
+      return already_done(core, model, target, std::move(committed), attempt);
     ActionResult result = finish_action(core, model, target, std::move(loaded), std::move(committed), messages, attempt);
     core.observers.committed(result.events);
     core.reactor->committed(result.events);
