@@ -1,6 +1,7 @@
 #include "react/correlator.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <map>
 
@@ -65,30 +66,50 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
   query.limit = limit;
   std::map<std::string, SubscriptionSpec> targets;
   std::int64_t last_id = checkpoint_;
+  // An upcaster or resolver that throws stops the scan at its event: the
+  // events before it are routed and checkpointed, then the error is raised
+  // (each pass meets it again until the code is fixed; nothing is skipped).
+  std::exception_ptr failed;
   result.events = store_.query(query, [&](const Committed& stored) {
-    last_id = stored.id;
-    // Resolvers see the version they are declared for; most events need no copy.
-    std::optional<Committed> upcast;
-    if (registry_.upcasts(stored.name)) registry_.upcast(upcast.emplace(stored));
-    const Committed& event = upcast ? *upcast : stored;
-    for (Route& route : registry_.resolve_dynamic(event)) {
-      auto [entry, added] = targets.try_emplace(route.target);
-      SubscriptionSpec& spec = entry->second;
-      if (added) {
-        spec = SubscriptionSpec{route.target, route.source, registry_.dynamic_names(), route.priority, route.lane, {}};
-      } else {
-        spec.priority = std::max(spec.priority, route.priority);
-        spec.lane = route.lane;
-      }
-      if (marks(route, event)) spec.correlated_at = event.id;  // ids ascend: the last one wins
+    if (failed) return;
+    try {
+      route_event(stored, targets);
+    } catch (...) {
+      failed = std::current_exception();
+      return;
     }
+    last_id = stored.id;
   });
-  if (last_id == checkpoint_) return result;
+  if (last_id != checkpoint_) store_targets(targets, last_id, result);
+  if (failed) std::rethrow_exception(failed);
+  return result;
+}
+
+void Correlator::route_event(const Committed& stored, std::map<std::string, SubscriptionSpec>& targets) const {
+  // Resolvers see the version they are declared for; most events need no copy.
+  std::optional<Committed> upcast;
+  if (registry_.upcasts(stored.name)) registry_.upcast(upcast.emplace(stored));
+  const Committed& event = upcast ? *upcast : stored;
+  for (Route& route : registry_.resolve_dynamic(event)) {
+    auto [entry, added] = targets.try_emplace(route.target);
+    SubscriptionSpec& spec = entry->second;
+    if (added) {
+      spec = SubscriptionSpec{route.target, route.source, registry_.dynamic_names(), route.priority, route.lane, {}};
+    } else {
+      spec.priority = std::max(spec.priority, route.priority);
+      spec.lane = route.lane;
+    }
+    if (marks(route, event)) spec.correlated_at = event.id;  // ids ascend: the last one wins
+  }
+}
+
+void Correlator::store_targets(std::map<std::string, SubscriptionSpec>& targets, std::int64_t last_id,
+                               CorrelateResult& result) {
   const auto now = std::chrono::steady_clock::now();
   if (now - subscribed_at_ < kStoreEvery && changes_nothing(targets)) {
     checkpoint_ = last_id;  // stored by the next subscribe
     result.checkpoint = checkpoint_;
-    return result;
+    return;
   }
 
   std::vector<SubscriptionSpec> entries;
@@ -105,7 +126,6 @@ CorrelateResult Correlator::scan(std::int32_t limit) {
   checkpoint_ = last_id;
   result.subscribed = answer.subscribed;
   result.checkpoint = checkpoint_;
-  return result;
 }
 
 void Correlator::release() noexcept {

@@ -34,6 +34,11 @@ class Correlator {
 
  private:
   bool hold_lease();
+  // Adds the targets the event is routed to (upcast first); throws what a
+  // resolver or upcaster throws.
+  void route_event(const Committed& stored, std::map<std::string, SubscriptionSpec>& targets) const;
+  // Subscribes the targets a scan found, with the checkpoint it reached.
+  void store_targets(std::map<std::string, SubscriptionSpec>& targets, std::int64_t last_id, CorrelateResult& result);
   // True when subscribing these targets would change no row: each was
   // subscribed by this correlator with the same priority and lane, and
   // every mark it carries, act.commit has set already (the row selects every
