@@ -1,8 +1,9 @@
 // What an application that lives for years meets: events whose shape
 // changed (upcasters, deprecated names), a state whose shape changed under
 // old snapshots, commands retried over a flaky network (idempotency keys),
-// another process's commits (fresh loads) and personal data (a sidecar that
-// only some may read, and that can be forgotten).
+// another process's commits (fresh loads), personal data (a sidecar that
+// only some may read, and that can be forgotten) and closing the books
+// (a restart from a seed, and a stream that retires itself).
 #include <iostream>
 
 #include "example_support.hpp"
@@ -20,9 +21,17 @@ struct Account {
   long cents = 0;
   int payments = 0;
 };
+struct AccountClosed {
+  std::string reason;
+};
+struct CloseAccount {
+  std::string reason;
+};
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Paid_v2, cents, currency)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Pay, cents)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Account, cents, payments)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(AccountClosed, reason)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CloseAccount, reason)
 
 struct Holder {
   std::string name;
@@ -58,9 +67,16 @@ act::State<Account> account_state() {
                         ++account.payments;
                         return account;
                       })
+      .patch<AccountClosed>("AccountClosed", [](const AccountClosed&, Account account) { return account; })
       .on<Pay>("pay")
       .emit([](const Pay& pay, const Account&) { return act::events(Paid_v2{pay.cents, "EUR"}); })
+      .on<CloseAccount>("close_account")
+      .emit([](const CloseAccount& close, const Account&) { return act::events(AccountClosed{close.reason}); })
       .snap_every(2)
+      // A closed account retires itself once every reaction has handled it,
+      // its history copied out first.
+      .autocloses({.all = {.is = {"AccountClosed"}},
+                   .archive = [](const std::string& stream) { std::cout << "archiving " << stream << "\n"; }})
       .build();
 }
 
@@ -105,6 +121,19 @@ int main(int argc, char** argv) try {
             << ", as the officer: " << holders.load(holder, "holder-" + stream, dpo).state.email;
   holders.forget("holder-" + stream);
   std::cout << ", forgotten: " << holders.load(holder, "holder-" + stream, dpo).state.email << "\n";
+
+  // Closing the books: a restart keeps the final state as a seed and drops
+  // the history; closing the account then retires the stream by itself.
+  const act::CloseResult restarted = app.close({act::CloseTarget{stream, true}});
+  std::cout << "restarted: " << restarted.truncated.at(stream).deleted << " rows deleted, "
+            << app.load(account, stream).state.cents << " cents kept in the seed\n";
+  app.do_action("close_account", {stream, clerk, {}}, CloseAccount{"moved abroad"});
+  app.settle();
+  try {
+    app.do_action("pay", {stream, clerk, {}}, Pay{1});
+  } catch (const act::StreamClosedError&) {
+    std::cout << "retired: a payment to " << stream << " is refused\n";
+  }
 
   // The old name is deprecated: emitting it is refused.
   std::cout << "deprecated: Paid (replaced by " << account.model().deprecated.at("Paid") << ")\n";
