@@ -45,6 +45,30 @@ TEST(StateCache, InvalidationSparesANewerEntry) {
   EXPECT_FALSE(cache.get("b")) << "drop removes however new";
 }
 
+TEST(StateCache, AnInvalidatedStateIsNotPutBackByALoadThatReadBeforeIt) {
+  StateCache cache(4);
+  cache.put("a", entry(1, 5));
+  cache.invalidate("a", 5);  // a commit after event 5 was heard of
+  cache.put("a", entry(1, 5));  // a load that read before that commit finishes
+  EXPECT_FALSE(cache.get("a")) << "the stale state stays out";
+  cache.put("a", entry(2, 9));
+  EXPECT_EQ(cache.get("a")->event_id, 9) << "a state past the commit is cached";
+  cache.invalidate("never-cached", 3);
+  cache.put("never-cached", entry(3, 3));
+  EXPECT_FALSE(cache.get("never-cached")) << "remembered even when nothing was cached";
+}
+
+TEST(StateCache, RemembersStaleStreamsOnlyAsManyAsItHolds) {
+  StateCache cache(2);
+  cache.invalidate("a", 5);
+  cache.invalidate("b", 5);
+  cache.invalidate("c", 5);  // "a" is forgotten
+  cache.put("a", entry(1, 5));
+  cache.put("b", entry(1, 5));
+  EXPECT_TRUE(cache.get("a"));
+  EXPECT_FALSE(cache.get("b"));
+}
+
 TEST(StateCache, SizeZeroCachesNothing) {
   StateCache cache(0);
   cache.put("a", entry(1, 1));
