@@ -18,6 +18,13 @@ Datum MakeArray(const std::vector<Datum>& values, const bool* nulls, Oid element
   });
 }
 
+Datum MakeTextArray(const std::vector<std::string>& items) {
+  std::vector<Datum> texts;
+  texts.reserve(items.size());
+  for (const std::string& item : items) texts.push_back(MakeText(item));
+  return MakeArray(texts, nullptr, TEXTOID);
+}
+
 Datum MakeText(std::string_view text) {
   const char* data = text.data();
   const int length = static_cast<int>(text.size());

@@ -13,6 +13,8 @@ namespace act::pg {
 Datum MakeArray(const std::vector<Datum>& values, const bool* nulls, Oid element_type);
 
 Datum MakeText(std::string_view text);
+// A text[] of these strings, none NULL.
+Datum MakeTextArray(const std::vector<std::string>& items);
 Datum MakeBytea(const void* bytes, std::size_t length);
 
 // The bytes of a text or bytea Datum, detoasted; valid as long as the Datum's memory.

@@ -34,12 +34,6 @@ SPIPlanPtr PlanFor(SelectorStatement statement, const core::StreamSelector& sele
   return plan;
 }
 
-Datum TextList(const std::vector<std::string>& items) {
-  std::vector<Datum> texts;
-  for (const std::string& item : items) texts.push_back(MakeText(item));
-  return MakeArray(texts, nullptr, TEXTOID);
-}
-
 core::StreamSelector ReadSelector(FunctionCallInfo fcinfo, core::SelectorUse use) {
   const char* name = use == core::SelectorUse::kQueryStreams ? "filter" : "selector";
   nlohmann::json input = JsonArgument(fcinfo, 0, name);
@@ -62,12 +56,12 @@ void Run(SelectorStatement statement, const core::StreamSelector& selector, Oid 
     values[param - 1] = value;
     nulls[param - 1] = ' ';
   };
-  if (selector.streams) bind(core::kSelectStreams, TextList(*selector.streams));
+  if (selector.streams) bind(core::kSelectStreams, MakeTextArray(*selector.streams));
   if (selector.stream) bind(core::kSelectStream, MakeText(*selector.stream));
   if (selector.source) bind(core::kSelectSource, MakeText(*selector.source));
   if (selector.blocked) bind(core::kSelectBlocked, BoolGetDatum(*selector.blocked));
   if (selector.lane) bind(core::kSelectLane, MakeText(*selector.lane));
-  if (selector.source_matches) bind(core::kSelectSourceMatches, TextList(*selector.source_matches));
+  if (selector.source_matches) bind(core::kSelectSourceMatches, MakeTextArray(*selector.source_matches));
   if (!own_null) bind(core::kSelectorParamCount + 1, own);
   if (limit) bind(core::kSelectorParamCount + 2, Int64GetDatum(*limit));
   Execute(PlanFor(statement, selector, own_type), values, nulls, false, 0, expected);

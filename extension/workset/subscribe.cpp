@@ -14,6 +14,7 @@
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
 #include "arrays.hpp"
+#include "backfill.hpp"
 #include "error_bridge.hpp"
 #include "json_args.hpp"
 #include "regex_cache.hpp"
@@ -72,38 +73,6 @@ SavedPlan g_insert_without_class_plan(
     "FROM unnest($1, $2, $3, $4, $5, $6) AS u(stream, source, names, priority, lane, mark) "
     "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
     6, kInsertArgTypes);
-
-// The highest existing event that is work for a new row (never a snapshot or tombstone).
-const Oid kBackfillArgTypes[] = {TEXTARRAYOID, TEXTOID};
-SavedPlan g_backfill_all_plan(
-    "SELECT e.id FROM act.events e WHERE e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
-    2, kBackfillArgTypes);
-SavedPlan g_backfill_literal_plan(
-    "SELECT e.id FROM act.events e WHERE e.stream = $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.version DESC LIMIT 1",
-    2, kBackfillArgTypes);
-SavedPlan g_backfill_pattern_plan(
-    "SELECT e.id FROM act.events e WHERE e.stream COLLATE \"C\" ~ $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
-    2, kBackfillArgTypes);
-
-const Oid kMarkArgTypes[] = {TEXTOID, INT8OID};
-SavedPlan g_backfill_mark_plan(
-    "UPDATE act.subscription_rows s SET correlated_at = $2 "
-    "WHERE s.stream = $1 AND (s.correlated_at IS NULL OR s.correlated_at < $2)",
-    2, kMarkArgTypes);
-
-// A row that joins an existing class whose mark is above what its back-fill
-// found (the class marked events since deleted by act.truncate) takes that
-// mark as its floor: only marks above it are the row's work. With the
-// registry lock held exclusively no commit moves a class's mark meanwhile.
-const Oid kFloorArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_class_floor_plan(
-    "UPDATE act.subscription_rows r SET class_floor = k.mark "
-    "FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k "
-    "WHERE r.stream = ANY ($1) AND r.class = k.class AND k.mark > coalesce(r.correlated_at, -1)",
-    1, kFloorArgTypes);
 
 // Merge rules: priority only rises, lane last-writer-wins, the mark never
 // regresses; rows where nothing changes are not rewritten.
@@ -227,26 +196,13 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
     if (auto source = RowText(row, 2)) item.source = std::string(*source);
     inserted.push_back(std::move(item));
   }
-  for (const NewRow& row : inserted) {
-    std::vector<Datum> name_items;
-    if (row.names)
-      for (const auto& name : *row.names) name_items.push_back(MakeText(name));
-    Datum args_backfill[2] = {row.names ? MakeArray(name_items, nullptr, TEXTOID) : Datum(0),
-                              row.source ? MakeText(*row.source) : Datum(0)};
-    const char nulls[3] = {row.names ? ' ' : 'n', row.source ? ' ' : 'n', '\0'};
-    SavedPlan& plan = !row.source                      ? g_backfill_all_plan
-                      : core::IsPattern(*row.source) ? g_backfill_pattern_plan
-                                                       : g_backfill_literal_plan;
-    ExecuteOnLatest(plan.Get(), args_backfill, nulls, false, 1, SPI_OK_SELECT);
-    if (RowCount() == 0) continue;
-    Datum mark_args[2] = {MakeText(row.stream), Int64GetDatum(*RowInt64(0, 1))};
-    ExecuteOnLatest(g_backfill_mark_plan.Get(), mark_args, nullptr, false, 0, SPI_OK_UPDATE);
-  }
+  for (const NewRow& row : inserted) Backfill(row.stream, row.source, row.names);
+  // A row that joins an existing class whose mark is above what its
+  // back-fill found takes that mark as its floor (backfill.hpp).
   if (by_class && !inserted.empty()) {
-    std::vector<Datum> inserted_streams;
-    for (const NewRow& row : inserted) inserted_streams.push_back(MakeText(row.stream));
-    Datum floor_args[1] = {MakeArray(inserted_streams, nullptr, TEXTOID)};
-    ExecuteOnLatest(g_class_floor_plan.Get(), floor_args, nullptr, false, 0, SPI_OK_UPDATE);
+    std::vector<std::string> inserted_streams;
+    for (const NewRow& row : inserted) inserted_streams.push_back(row.stream);
+    SetClassFloors(inserted_streams);
   }
   return static_cast<int>(inserted.size());
 }
