@@ -6,6 +6,7 @@
 
 #include "act/core/errors.hpp"
 #include "act/core/json_fields.hpp"
+#include "act/core/text.hpp"
 #include "act/core/validation.hpp"
 
 namespace act::core {
@@ -59,6 +60,24 @@ std::vector<SubscriptionEntry> ParseSubscriptions(const nlohmann::json& input) {
     if (entry.mark && (!merged.mark || *merged.mark < *entry.mark)) merged.mark = entry.mark;
   }
   return entries;
+}
+
+std::vector<std::string> ParseAddedNames(const nlohmann::json& input) {
+  RequireArray(input, "names");
+  if (input.empty()) throw ValidationError("names must not be empty: give the event names to add");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < input.size(); ++i) {
+    const std::string what = Item("names", i);
+    if (!input[i].is_string()) throw ValidationError(what + " must be a string, not " + JsonTypeName(input[i]));
+    std::string name = input[i].get<std::string>();
+    if (name.empty()) throw ValidationError(what + " must not be empty");
+    if (name.size() > kMaxEventNameBytes)
+      throw ValidationError(what + " is longer than " + std::to_string(kMaxEventNameBytes) + " bytes");
+    if (name == kSnapshotEvent || name == kTombstoneEvent)
+      throw ValidationError(what + " is " + Quoted(name) + ": snapshots and tombstones are never work");
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  }
+  return names;
 }
 
 std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input) {

@@ -1,9 +1,9 @@
 #pragma once
 // Back-fill: a row's stored work mark raised to the highest existing event
 // that is work for a source and names, as act.subscribe does for a new row
-// (docs/work-marks.md). The caller holds the registry lock exclusively
-// (locks.hpp), so no commit marks or misses the row meanwhile, and runs
-// inside an SPI session.
+// and act.widen for the names it adds (docs/work-marks.md). The caller holds
+// the registry lock exclusively (locks.hpp), so no commit marks or misses
+// the row meanwhile, and runs inside an SPI session.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 -- Subscriptions and the drain (docs/reference.md). All C++: extension/workset/subscribe.cpp,
--- claim.cpp, leases.cpp, stream_admin.cpp.
+-- widen.cpp, claim.cpp, leases.cpp, stream_admin.cpp.
 
 CREATE FUNCTION act.subscribe(subscriptions jsonb, correlated_at bigint DEFAULT NULL, correlator jsonb DEFAULT NULL)
 RETURNS TABLE(subscribed int, watermark bigint, correlated_at bigint, correlating boolean)
@@ -7,6 +7,13 @@ LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_subscribe';
 COMMENT ON FUNCTION act.subscribe(jsonb, bigint, jsonb) IS
   'Registers or merges reaction targets (new ones back-filled), advances the correlate checkpoint, leases the correlator';
+
+CREATE FUNCTION act.widen(stream text, names jsonb)
+RETURNS TABLE(stream text, names text[], added text[], at bigint, correlated_at bigint)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_widen';
+COMMENT ON FUNCTION act.widen(text, jsonb) IS
+  'Adds event names to a subscription and back-fills its work mark for them (events at or below its watermark stay behind)';
 
 -- enable_seqscan = off: on a small table the planner would scan it whole to
 -- lock and lease ten rows, and its cost would grow with the table; claim's

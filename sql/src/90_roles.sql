@@ -38,7 +38,7 @@ GRANT EXECUTE ON FUNCTION
   act.verify_log(bigint, bigint), act.log_wait(bigint, int)
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
-GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
+GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.widen(text, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
   act.prioritize(jsonb, int), act.reset_counters(), act.seal(),

@@ -80,6 +80,27 @@ TEST(Subscriptions, RejectsBadShapes) {
             "subscriptions[1]: unknown key \"sorce\" (known: stream, source, names, priority, lane, correlated_at)");
 }
 
+TEST(AddedNames, KeepsOrderAndDropsRepeats) {
+  EXPECT_EQ(ParseAddedNames(json::parse(R"(["B", "A", "B"])")), (std::vector<std::string>{"B", "A"}));
+}
+
+TEST(AddedNames, RejectsBadShapes) {
+  EXPECT_EQ(ErrorOf([] {
+              ParseAddedNames(json::object({{"names", {"A"}}}));
+            }),
+            "names must be a JSON array, not an object");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(nullptr); }), "names must be a JSON array, not null");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::array()); }), "names must not be empty: give the event names to add");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::parse(R"(["A", 1])")); }), "names[1] must be a string, not a number");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::parse(R"([""])")); }), "names[0] must not be empty");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::array({std::string(201, 'n')})); }),
+            "names[0] is longer than 200 bytes");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::parse(R"(["A", "__snapshot__"])")); }),
+            "names[1] is \"__snapshot__\": snapshots and tombstones are never work");
+  EXPECT_EQ(ErrorOf([] { ParseAddedNames(json::parse(R"(["__tombstone__"])")); }),
+            "names[0] is \"__tombstone__\": snapshots and tombstones are never work");
+}
+
 TEST(Correlator, Parses) {
   EXPECT_FALSE(ParseCorrelator(nullptr));
   const auto lease = ParseCorrelator(json::parse(R"({"key": "k", "by": "w", "millis": 500})"));

@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(47);
+SELECT plan(50);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -64,6 +64,12 @@ CREATE TEMP TABLE h_keyed_1 AS SELECT * FROM act.commit('sp-5', '[{"name": "K"}]
 CREATE TEMP TABLE h_keyed_2 AS SELECT * FROM act.commit('sp-6', '[{"name": "K"}]', '{"idempotency_key": "k-1"}');
 CREATE TEMP TABLE h_keyed_3 AS SELECT * FROM act.commit('sp-5', '[{"name": "K"}]', '{"idempotency_key": "k-1"}');
 CREATE TEMP TABLE h_keyed_4 AS SELECT * FROM act.commit_by_key('sp-6', 'k-1');
+-- act.widen: with = always true, it would find another row and back-fill
+-- from another stream's events.
+CREATE TEMP TABLE h_subscribe_named AS
+  SELECT * FROM act.subscribe('[{"stream": "sp-named", "source": "sp-1", "names": ["A"]}, {"stream": "sp-wide", "names": ["A"]}]');
+CREATE TEMP TABLE h_widen AS
+  SELECT * FROM act.widen('sp-named', '["B"]') UNION ALL SELECT * FROM act.widen('sp-wide', '["E"]');
 RESET search_path;
 
 SELECT results_eq('SELECT text_eq, now, unnested FROM h_shadowed',
@@ -74,6 +80,9 @@ SELECT results_eq('SELECT stream, version FROM h_keyed_2', $$VALUES ('sp-6', 0)$
   'a keyed commit: the same key on another stream writes');
 SELECT results_eq('SELECT id FROM h_keyed_3 UNION ALL SELECT id FROM h_keyed_4',
   'SELECT id FROM h_keyed_1 UNION ALL SELECT id FROM h_keyed_2', 'a keyed retry and act.commit_by_key find the key''s own commit');
+SELECT results_eq('SELECT stream, names, added, at, correlated_at FROM h_widen ORDER BY stream',
+  $$VALUES ('sp-named'::text, ARRAY['A', 'B'], ARRAY['B'], -1::bigint, 2::bigint), ('sp-wide', ARRAY['A', 'E'], ARRAY['E'], -1, 6)$$,
+  'act.widen widens the row it was given and back-fills from its source''s events of the added names');
 SELECT results_eq('SELECT version, name FROM h_commit_2', $$VALUES (0, 'C')$$,
   'commit: another new stream (the first one''s head is not taken for it)');
 SELECT results_eq('SELECT version, present FROM h_version', $$VALUES (-1, 1)$$,
@@ -123,7 +132,7 @@ SELECT results_eq($$
       ('app_admin', 'query_streams'), ('app_admin', 'register_log_key'), ('app_admin', 'reset'),
       ('app_admin', 'reset_counters'), ('app_admin', 'seal'), ('app_admin', 'status'), ('app_admin', 'subscribe'),
       ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_log'),
-      ('app_admin', 'version'), ('app_admin', 'wait'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
+      ('app_admin', 'version'), ('app_admin', 'wait'), ('app_admin', 'widen'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
       ('app_reader', 'horizon_holders'), ('app_reader', 'lag'), ('app_reader', 'log_entries'),
       ('app_reader', 'log_position'), ('app_reader', 'log_size'), ('app_reader', 'log_wait'),
       ('app_reader', 'max_event_id'), ('app_reader', 'merkle_root'), ('app_reader', 'metrics'),
@@ -140,6 +149,7 @@ SELECT results_eq($$
       ('app_worker', 'prove_stream'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
       ('app_worker', 'query_streams'), ('app_worker', 'status'), ('app_worker', 'subscribe'),
       ('app_worker', 'verify'), ('app_worker', 'verify_log'), ('app_worker', 'version'), ('app_worker', 'wait'),
+      ('app_worker', 'widen'),
       ('app_writer', 'commit'), ('app_writer', 'commit_by_key'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
       ('app_writer', 'horizon_holders'), ('app_writer', 'lag'), ('app_writer', 'log_entries'),
       ('app_writer', 'log_position'), ('app_writer', 'log_size'), ('app_writer', 'log_wait'),
@@ -202,6 +212,7 @@ SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.commit('r', '[{"
 SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT act.forget_pii('sp-1')$$), '42501', 'act_reader cannot forget pii');
 SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.subscribe('[]')$$), '42501', 'act_reader cannot subscribe');
 SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.claim(1, 0, 'w', 1000)$$), '42501', 'act_writer cannot claim');
+SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.widen('sp-named', '["C"]')$$), '42501', 'act_writer cannot widen');
 SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT act.reset('["sp-sub"]')$$), '42501', 'act_writer cannot reset');
 SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.ack('[{"stream": "sp-sub", "by": "w", "at": 3}]')$$), '42501',
   'act_writer cannot ack');
@@ -213,6 +224,7 @@ SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act._before_taking_ids()$$),
 SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w', '[{"name": "A"}]')$$), '00000',
   'act_writer commits');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT * FROM act.widen('sp-named', '["C"]')$$), '00000', 'act_worker widens');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
 SELECT is((SELECT count(*) FROM act.events), 8::bigint, 'only the granted commit wrote');
 

@@ -1,6 +1,6 @@
 #pragma once
-// The jsonb inputs of act.subscribe, act.ack and act.block, validated and
-// normalized (docs/reference.md, "Subscriptions and the drain").
+// The jsonb inputs of act.subscribe, act.widen, act.ack and act.block,
+// validated and normalized (docs/reference.md, "Subscriptions and the drain").
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,6 +25,11 @@ struct SubscriptionEntry {
 // Entries for one stream are merged as applying them in order would:
 // highest priority and mark, last lane; source and names from the first.
 std::vector<SubscriptionEntry> ParseSubscriptions(const nlohmann::json& input);
+
+// act.widen's `names`: a non-empty JSON array of event names, each 1 to
+// kMaxEventNameBytes bytes and never __snapshot__ or __tombstone__ (they are
+// never work). Repeats are dropped; the first occurrence keeps its place.
+std::vector<std::string> ParseAddedNames(const nlohmann::json& input);
 
 struct CorrelatorLease {
   std::string key;
