@@ -7,6 +7,7 @@
 
 #include "react/correlator.hpp"
 #include "support/counter_app.hpp"
+#include "support/log_capture.hpp"
 #include "support/recorder.hpp"
 
 namespace act::test {
@@ -57,21 +58,85 @@ TEST_F(FixedTargetTest, IsMarkedByTheCommitItself) {
   EXPECT_EQ(app.drain().handled, 0) << "nothing is handled twice";
 }
 
-TEST_F(ReactionTest, AnAppRefusesAFixedTargetRegisteredWithoutItsEvents) {
+// A new version of an app that delivers another event to a fixed target
+// widens the target's row (act.widen) when it starts, instead of refusing
+// to: the database marks the target for the new event from then on. Events
+// of it at or below the row's watermark (where the older version got to) are
+// not delivered; those after it are.
+TEST_F(ReactionTest, ANewVersionWidensAFixedTargetToTheEventsItAdds) {
   const std::string target = stream("audit");
-  const auto noop = [](const auto&, ReactionContext&) {};
-  auto before = act::app(pool_).with(counter_).on<Incremented>("Incremented").to(target).handle("audit", noop).build();
-  before.drain();
-  auto after = act::app(pool_)
-                   .with(counter_)
-                   .on<Incremented>("Incremented")
-                   .to(target)
-                   .handle("audit", noop)
-                   .on<Decremented>("Decremented")
-                   .to(target)
-                   .handle("audit", noop)
-                   .build();
-  // The row keeps the names it was made with: Decremented would never mark it.
+  const std::string s = stream();
+  const auto record = [&](const auto&, ReactionContext& context) {
+    recorder_.record(context.target(), context.event());
+  };
+  auto v1 =
+      act::app(pool_).with(counter_).on<Incremented>("Incremented").to(Route{target, s}).handle("up", record).build();
+  v1.drain();  // registers the target with Incremented only
+  const ActionResult up_1 = v1.do_action("increment", {s, kAnn, {}}, Increment{3});
+  const ActionResult down_1 = v1.do_action("decrement", {s, kAnn, {}}, Decrement{1});
+  const ActionResult up_2 = v1.do_action("increment", {s, kAnn, {}}, Increment{1});
+  const ActionResult down_2 = v1.do_action("decrement", {s, kAnn, {}}, Decrement{1});
+  EXPECT_EQ(v1.drain().handled, 2);
+  ASSERT_EQ(subscription(target).at, up_2.id) << "v1 handled its two Incremented events";
+
+  auto log = std::make_shared<LogCapture>();
+  const auto v2 = [&] {
+    return act::app(pool_)
+        .with(counter_)
+        .logger(log)
+        .on<Incremented>("Incremented")
+        .to(Route{target, s})
+        .handle("up", record)
+        .on<Decremented>("Decremented")
+        .to(Route{target, s})
+        .handle("down", record)
+        .build();
+  };
+  auto newer = v2();
+  DrainResult drained;
+  ASSERT_NO_THROW(drained = newer.drain());
+  const Subscription widened = subscription(target);
+  EXPECT_EQ(widened.names, (std::vector<std::string>{"Incremented", "Decremented"}));
+  EXPECT_EQ(widened.source, s);
+  EXPECT_EQ(drained.handled, 1) << "the Decremented after the watermark";
+  EXPECT_EQ(recorder_.ids(target), ids_of({up_1, up_2, down_2}))
+      << "not " << down_1.id << ", at or below the watermark";
+  const auto line = log->find("fixed target widened");
+  ASSERT_TRUE(line.has_value());
+  EXPECT_EQ(line->level, LogLevel::kWarning);
+  EXPECT_EQ(line->field("target"), target);
+  EXPECT_EQ(line->field("added"), "Decremented");
+  EXPECT_EQ(line->field("at"), std::to_string(up_2.id));
+
+  // The commit marks the widened row: a Decremented committed now is handled.
+  const ActionResult down_3 = newer.do_action("decrement", {s, kAnn, {}}, Decrement{1});
+  EXPECT_EQ(subscription(target).correlated_at, down_3.id);
+  EXPECT_EQ(newer.drain().handled, 1);
+  EXPECT_EQ(recorder_.ids(target), ids_of({up_1, up_2, down_2, down_3}));
+  EXPECT_EQ(subscription(target).at, down_3.id);
+
+  // Another process of the new version finds the row widened: nothing more to do or say.
+  auto other = v2();
+  EXPECT_EQ(other.drain().handled, 0);
+  const auto lines = log->lines();
+  EXPECT_EQ(std::count_if(lines.begin(), lines.end(),
+                          [](const LogLine& each) { return each.message.starts_with("fixed target widened"); }),
+            1);
+}
+
+// A row made from another source would read other streams: that still refuses to start.
+TEST_F(ReactionTest, AnAppRefusesAFixedTargetRegisteredFromAnotherSource) {
+  const std::string target = stream("audit");
+  const auto routed_from = [&](const std::string& source) {
+    return act::app(pool_)
+        .with(counter_)
+        .on<Incremented>("Incremented")
+        .to(Route{target, source})
+        .handle("audit", [](const Incremented&, ReactionContext&) {})
+        .build();
+  };
+  routed_from(stream()).drain();
+  auto after = routed_from(stream());
   EXPECT_THROW(after.drain(), std::logic_error);
   EXPECT_THROW(after.start(), std::logic_error);
 }

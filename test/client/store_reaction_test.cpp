@@ -1,5 +1,5 @@
-// The typed reaction calls of the store: subscribe, claim, ack, block, defer,
-// unblock, query_streams.
+// The typed reaction calls of the store: subscribe, widen, claim, ack, block,
+// defer, unblock, query_streams.
 #include <gtest/gtest.h>
 
 #include "support/database.hpp"
@@ -56,6 +56,21 @@ TEST_F(StoreReactionTest, ALeaseGoesFromClaimToAckAndBlock) {
   EXPECT_EQ(store_->unblock(StreamFilter::named({target})), 1);
   EXPECT_FALSE(row(target).blocked);
   EXPECT_EQ(row(target).at, committed[0].id) << "unblock keeps the watermark";
+}
+
+TEST_F(StoreReactionTest, WidenAddsNamesAndBackfillsTheMark) {
+  const std::string source = stream();
+  const std::string target = stream("t");
+  const auto committed = store_->commit(source, {{"Paid", {}, {}}, {"Shipped", {}, {}}});
+  store_->subscribe({SubscriptionSpec{target, source, std::vector<std::string>{"Paid"}, 0, "default", std::nullopt}});
+  const Widened widened = store_->widen(target, {"Shipped", "Refunded"});
+  EXPECT_EQ(widened.stream, target);
+  EXPECT_EQ(widened.names, (std::vector<std::string>{"Paid", "Shipped", "Refunded"}));
+  EXPECT_EQ(widened.added, (std::vector<std::string>{"Shipped", "Refunded"}));
+  EXPECT_EQ(widened.at, -1);
+  EXPECT_EQ(widened.correlated_at, committed[1].id) << "back-filled from the Shipped";
+  EXPECT_TRUE(store_->widen(target, {"Paid"}).added.empty()) << "nothing to add";
+  EXPECT_THROW(store_->widen(stream("none"), {"Paid"}), ValidationError) << "no such subscription";
 }
 
 TEST_F(StoreReactionTest, ADeferredStreamIsNotClaimedUntilDue) {

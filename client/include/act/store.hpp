@@ -145,6 +145,11 @@ class Store {
   SubscribeResult subscribe(const std::vector<SubscriptionSpec>& entries,
                             std::optional<std::int64_t> checkpoint = std::nullopt,
                             const std::optional<CorrelatorLease>& correlator = std::nullopt);
+  // Adds event names to the existing row of `stream` and back-fills its work
+  // mark for them; events of the added names at or below its watermark are
+  // not handed over (docs/reference.md, act.widen). A stream with no row is
+  // an act::ValidationError.
+  Widened widen(std::string_view stream, const std::vector<std::string>& names);
   // Leases up to lagging + leading streams with work to `by`; lane empty: any lane.
   std::vector<Lease> claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
                            std::chrono::milliseconds lease, const std::optional<std::string>& lane = std::nullopt);

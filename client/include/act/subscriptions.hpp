@@ -36,6 +36,16 @@ struct SubscribeResult {
   std::optional<bool> correlating;        // the lease answer, when one was asked for
 };
 
+// What act.widen left of a subscription row: its names now and those the
+// call added. Events of the added names at or below `at` are not handed over.
+struct Widened {
+  std::string stream;
+  std::optional<std::vector<std::string>> names;  // empty: every event name
+  std::vector<std::string> added;                 // empty: the row had them all
+  std::int64_t at = -1;
+  std::optional<std::int64_t> correlated_at;  // the work mark
+};
+
 // A claimed stream, as act.claim returns it and act.ack / act.block take it back.
 struct Lease {
   std::string stream;

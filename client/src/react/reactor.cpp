@@ -48,21 +48,29 @@ Reactor::~Reactor() {
   if (correlator_) correlator_->release();
 }
 
-void Reactor::check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const {
+void Reactor::reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) {
   for (const Subscription& row : stored) {
     if (row.stream != spec.stream) continue;
-    // Source and names are fixed when a row is first made: a row made by an
-    // older version of the app would miss this version's events.
+    // Source and names are fixed when a row is first made. A row made by an
+    // older version of the app from another source would read other streams.
     if (row.source != spec.source)
       throw std::logic_error("target " + spec.stream + " is subscribed with source " + row.source.value_or("(all)") +
                              ", this app routes it from " + spec.source.value_or("(all)"));
-    if (row.names) {
-      for (const std::string& name : *spec.names) {
-        if (std::find(row.names->begin(), row.names->end(), name) == row.names->end())
-          throw std::logic_error("target " + spec.stream + " is subscribed without event " + name +
-                                 ", which this app delivers to it");
-      }
-    }
+    if (!row.names) continue;  // every name
+    std::vector<std::string> missing;
+    for (const std::string& name : *spec.names)
+      if (std::find(row.names->begin(), row.names->end(), name) == row.names->end()) missing.push_back(name);
+    if (missing.empty()) continue;
+    // One that lacks names this version delivers would never be marked for
+    // their events: it is widened to them (act.widen).
+    const Widened widened = core_.store.widen(spec.stream, missing);
+    if (widened.added.empty()) continue;  // another process of this version widened it first
+    std::string added;
+    for (const std::string& name : widened.added) added += (added.empty() ? "" : ",") + name;
+    core_.observers.log(LogLevel::kWarning,
+                        "fixed target widened to this app's event names; their events up to its watermark "
+                        "are not delivered (reset the target to replay them)",
+                        {{"target", spec.stream}, {"added", added}, {"at", std::to_string(widened.at)}});
   }
 }
 
@@ -74,7 +82,8 @@ void Reactor::initialize() {
   }
   const std::vector<SubscriptionSpec>& fixed = registry_->static_subscriptions();
   if (!fixed.empty()) {
-    for (const SubscriptionSpec& spec : fixed) check_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));
+    for (const SubscriptionSpec& spec : fixed)
+      reconcile_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));
     core_.store.subscribe(fixed);
   }
   initialized_ = true;

@@ -63,7 +63,9 @@ class Reactor {
 
   // Registers fixed targets and sets projections up; once, retried after a failure.
   void initialize();
-  void check_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) const;
+  // Refuses a fixed target's row made from another source; widens one that
+  // lacks event names this app delivers to it.
+  void reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored);
   LaneSlot& slot_for(const std::string& lane);
   DrainResult drain_lanes(AckMode mode);
   DrainResult flush_lanes();

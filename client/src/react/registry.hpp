@@ -66,8 +66,8 @@ class Registry {
   // True when the target's subscription row is sure to select every event
   // its fetch reads, so the events act.claim_events hands over, narrowed to
   // fetch_names, are the fetch's: a projection, or a fixed target whose
-  // names hold every dynamic reaction's (its row was made with them, or,
-  // made earlier, with more: Reactor::check_existing). A dynamic target's
+  // names hold every dynamic reaction's (its row was made with them, or made
+  // earlier and widened to them: Reactor::reconcile_existing). A dynamic target's
   // row keeps the names it was first made with, which may be fewer.
   bool row_covers_fetch(std::string_view target) const;
 

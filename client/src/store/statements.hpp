@@ -69,6 +69,11 @@ inline constexpr db::Statement kSubscribe{
     "SELECT s.subscribed, s.watermark, s.correlated_at, s.correlating "
     "FROM act.subscribe($1::jsonb, $2::bigint, $3::jsonb) s"};
 
+inline constexpr db::Statement kWiden{
+    "act_widen", "act.widen",
+    "SELECT w.stream, to_jsonb(w.names)::text, to_jsonb(w.added)::text, w.at, w.correlated_at "
+    "FROM act.widen($1, $2::jsonb) w"};
+
 inline constexpr db::Statement kClaim{
     "act_claim", "act.claim",
     "SELECT c.stream, c.source, c.at, c.by, c.retry, c.lagging, c.lane FROM act.claim($1::int, $2::int, $3, $4::int, $5) c"};

@@ -19,11 +19,17 @@ std::int32_t count_of(ConnectionPool& pool, const db::Statement& statement, cons
   return reaction_calls::count(connection.session(), statement, params);
 }
 
+// A text[] column sent as its jsonb text; NULL (every name) is empty.
+std::optional<std::vector<std::string>> names_at(const db::Row& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return nlohmann::json::parse(row.text(column)).get<std::vector<std::string>>();
+}
+
 Subscription subscription_from(const db::Row& row) {
   Subscription row_out;
   row_out.stream = row.text(0);
   row_out.source = optional_text(row, 1);
-  if (!row.is_null(2)) row_out.names = nlohmann::json::parse(row.text(2)).get<std::vector<std::string>>();
+  row_out.names = names_at(row, 2);
   row_out.at = row.int64(3);
   row_out.retry = row.int32(4);
   row_out.blocked = row.boolean(5);
@@ -47,6 +53,20 @@ SubscribeResult Store::subscribe(const std::vector<SubscriptionSpec>& entries, s
                                  const std::optional<CorrelatorLease>& correlator) {
   ConnectionPool::Lease connection = pool_->acquire();
   return reaction_calls::subscribe(connection.session(), entries, checkpoint, correlator);
+}
+
+Widened Store::widen(std::string_view stream, const std::vector<std::string>& names) {
+  Widened widened;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kWiden, db::Params().text(stream).json(nlohmann::json(names)),
+                           [&](const db::Row& row) {
+                             widened.stream = row.text(0);
+                             widened.names = names_at(row, 1);
+                             widened.added = names_at(row, 2).value_or(std::vector<std::string>{});
+                             widened.at = row.int64(3);
+                             if (!row.is_null(4)) widened.correlated_at = row.int64(4);
+                           });
+  return widened;
 }
 
 std::vector<Lease> Store::claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
