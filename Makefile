@@ -8,8 +8,8 @@ MODULE_big = $(EXTENSION)
 # extension/ is grouped by concern: plumbing/ (the error bridge, SPI, scans,
 # arguments), log/ (commit, heads, horizon, reads), workset/ (subscriptions,
 # marks, claims, leases), merkle/ (the verifiable log: tree storage, sealer,
-# proofs, checkpoints).
-EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle
+# proofs, checkpoints), partitions/ (partitioned mode: the hosted partition).
+EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle extension/partitions
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
 # The current version's install script is built from sql/src; the first
 # released version's is kept as shipped, and upgrade scripts lead from it to

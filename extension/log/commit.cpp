@@ -16,6 +16,7 @@
 #include "commit_keys.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
+#include "hosted_partition.hpp"
 #include "events_writer.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
@@ -205,6 +206,9 @@ std::vector<core::EventRef> AppendEvents(Datum stream_datum, std::string_view st
   PreparedRows rows = PrepareRows(stream, head, events, meta, created);
   std::vector<core::EventRef> refs;
   EventsWriter writer;
+  // Again under the insert lock, which act.set_partition's lock excludes:
+  // taking it brought in any new setting (a relcache invalidation).
+  RequireHostedStream(stream);
   if (writer.Usable()) {
     refs.reserve(events.size());
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -264,6 +268,7 @@ ACT_SQL_FUNCTION(act_commit) {
   if (PG_ARGISNULL(0)) throw core::ValidationError("stream must not be null", core::sqlstate::kNullValueNotAllowed);
   const std::string_view stream = pg::TextArg(fcinfo, 0);
   core::ValidateStreamName(stream);
+  pg::RequireHostedStream(stream);
   if (PG_ARGISNULL(1))
     throw core::ValidationError("events for stream " + core::Quoted(stream) + " must not be null",
                                 core::sqlstate::kNullValueNotAllowed);

@@ -6,6 +6,7 @@
 #include "act/core/text.hpp"
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
+#include "hosted_partition.hpp"
 #include "index_scan.hpp"
 #include "relations.hpp"
 #include "jsonb_access.hpp"
@@ -115,6 +116,7 @@ ACT_SQL_FUNCTION(act_commit_by_key) {
                                   core::sqlstate::kNullValueNotAllowed);
   const std::string_view stream = pg::TextArg(fcinfo, 0);
   core::ValidateStreamName(stream);
+  pg::RequireHostedStream(stream);
   const std::string key(pg::TextArg(fcinfo, 1));
   core::ValidateIdempotencyKey(stream, core::JsonKind::kString, key);
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);

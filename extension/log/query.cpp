@@ -5,6 +5,7 @@
 
 #include "act/core/errors.hpp"
 #include "act/core/event_query.hpp"
+#include "hosted_partition.hpp"
 #include "query.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
@@ -75,6 +76,7 @@ ACT_SQL_FUNCTION(act_query) {
   query.from_version = query.stream && query.stream_exact && query.after;
   // Checked here so that the error names the argument, not an internal statement.
   if (query.stream && !query.stream_exact) pg::ValidatePattern(pg::TextArg(fcinfo, pg::kStream), "stream");
+  if (query.stream && query.stream_exact) pg::RequireHostedStream(pg::TextArg(fcinfo, pg::kStream));
 
   long long max_events = 0;
   if (!PG_ARGISNULL(pg::kMaxEvents)) {

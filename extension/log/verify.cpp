@@ -14,6 +14,7 @@
 #include "error_bridge.hpp"
 #include "event_rehash.hpp"
 #include "event_rows.hpp"
+#include "hosted_partition.hpp"
 #include "jsonb_access.hpp"
 
 extern "C" {
@@ -124,7 +125,10 @@ ACT_SQL_FUNCTION(act_verify) {
     return reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
   });
   pg::EventRows::InStream scope;
-  if (!PG_ARGISNULL(0)) scope.stream = std::string(pg::TextArg(fcinfo, 0));
+  if (!PG_ARGISNULL(0)) {
+    scope.stream = std::string(pg::TextArg(fcinfo, 0));
+    pg::RequireHostedStream(*scope.stream);
+  }
   // One stream gives at most one row: nothing to sort.
   pg::Verdicts verdicts(result, /*sort=*/!scope.stream);
   pg::EventRows rows(scope);

@@ -9,6 +9,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "hosted_partition.hpp"
 #include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
@@ -250,9 +251,14 @@ ACT_SQL_FUNCTION(act_subscribe) {
   const std::optional<core::CorrelatorLease> correlator = core::ParseCorrelator(pg::JsonArgument(fcinfo, 2, "correlator"));
   if (correlator && correlator->key.empty())
     throw core::ValidationError("correlator.key must not be empty: '' is the shared checkpoint");
-  for (std::size_t i = 0; i < entries.size(); ++i)
-    if (entries[i].source && core::IsPattern(*entries[i].source))
-      pg::ValidatePattern(*entries[i].source, "the source of subscription \"" + entries[i].stream + "\"");
+  for (const core::SubscriptionEntry& entry : entries) {
+    if (!entry.source) continue;
+    if (core::IsPattern(*entry.source)) {
+      pg::ValidatePattern(*entry.source, "the source of subscription \"" + entry.stream + "\"");
+    } else {
+      pg::RequireHostedStream(*entry.source);  // a literal source lives in its stream's partition
+    }
+  }
 
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;

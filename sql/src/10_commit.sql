@@ -27,6 +27,7 @@ BEGIN
   IF forget_pii.stream IS NULL THEN
     RAISE EXCEPTION 'stream must not be null' USING ERRCODE = 'null_value_not_allowed';
   END IF;
+  PERFORM act._require_hosted(forget_pii.stream);
   UPDATE act.events e SET pii = NULL WHERE e.stream = forget_pii.stream AND e.pii IS NOT NULL;
   GET DIAGNOSTICS forgotten = ROW_COUNT;
   RETURN forgotten;

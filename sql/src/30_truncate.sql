@@ -23,8 +23,9 @@ BEGIN
   END IF;
 END $$;
 
+-- Also refuses a stream of another partition (partitioned mode).
 CREATE FUNCTION act._require_stream(value jsonb, what text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
   IF value IS NULL OR jsonb_typeof(value) <> 'string' THEN
     RAISE EXCEPTION '% must be a stream name (a JSON string)', what USING ERRCODE = 'invalid_parameter_value';
@@ -32,6 +33,7 @@ BEGIN
   IF octet_length(value #>> '{}') = 0 OR octet_length(value #>> '{}') > 1000 THEN
     RAISE EXCEPTION '% must be 1 to 1000 bytes long', what USING ERRCODE = 'invalid_parameter_value';
   END IF;
+  PERFORM act._require_hosted(value #>> '{}');
   RETURN value #>> '{}';
 END $$;
 

@@ -75,6 +75,7 @@ BEGIN
       RAISE EXCEPTION 'streams must hold only stream names (JSON strings)' USING ERRCODE = 'invalid_parameter_value';
     END IF;
     stream_list := ARRAY(SELECT jsonb_array_elements_text(streams));
+    PERFORM act._require_hosted(s) FROM unnest(stream_list) s;
     IF cardinality(stream_list) = 0 THEN
       RETURN;
     END IF;

@@ -24,12 +24,13 @@ GRANT USAGE ON SCHEMA act TO act_reader;
 GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.events TO act_reader;
 GRANT SELECT (pii) ON act.events TO act_pii_reader;
 GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.wide_marks, act.correlators,
-  act.stream_anchors, act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys
+  act.stream_anchors, act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys,
+  act.partitioning
   TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
   act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean),
-  act.version(text), act.commit_by_key(text, text), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
+  act.version(text), act.commit_by_key(text, text), act.partition_of(text, int), act.hosted_partition(), act.max_event_id(), act.horizon(), act.wait(bigint, int), act.mode(),
   act.horizon_holders(), act.query_stats(jsonb, jsonb), act.verify(text),
   act.event_hash(bytea, text, int, text, jsonb, jsonb, timestamptz), act.query_streams(jsonb, text, int),
   act.status(), act.lag(text, int), act.metrics(),
@@ -41,7 +42,7 @@ GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.widen(text, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
   act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
-  act.prioritize(jsonb, int), act.reset_counters(), act.seal(),
+  act.prioritize(jsonb, int), act.reset_counters(), act.seal(), act.set_partition(int, int),
   act.checkpoint(), act.checkpoint(boolean), act.add_checkpoint_signature(text), act.register_log_key(text) TO act_admin;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
