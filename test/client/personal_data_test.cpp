@@ -156,6 +156,47 @@ TEST_F(PersonalDataTest, AnInlineProjectionGetsTheViewItMaySee) {
   EXPECT_EQ(open, std::vector<json>{json({{"name", "Ann"}, {"email", "ann@example.org"}})});
 }
 
+// Version 2 renamed the personal field: version 1 kept "mail" in the sidecar.
+struct Registered_v2 {
+  std::string name;
+  std::string email;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Registered_v2, name, email)
+
+TEST_F(PersonalDataTest, AnOlderVersionsPersonalFieldsReachItsUpcaster) {
+  const State<Member> renamed =
+      state<Member>("MemberV2")
+          .upcast("Registered", "Registered_v2",
+                  [](const json& v1) { return Registered_v2{v1.value("name", ""), v1.value("mail", "")}; })
+          .patch<Registered_v2>("Registered_v2",
+                                [](const Registered_v2& e, Member m) {
+                                  m.name = e.name;
+                                  m.email = e.email;
+                                  return m;
+                                })
+          .sensitive("Registered_v2", {"email"})
+          .discloses([](const Actor& actor) { return actor.id == "admin"; })
+          .build();
+  const std::string s = stream("member");
+  store_->commit(s, {Message{"Registered", {{"name", "Ann"}}, json{{"mail", "ann@example.org"}}}});
+  std::vector<json> plain, disclosed;
+  App members = app(pool_)
+                    .with(renamed)
+                    .on<json>("Registered_v2")
+                    .to(Route{"plain-" + s, s})
+                    .handle("plain", [&](const json& data, ReactionContext&) { plain.push_back(data); })
+                    .on<json>("Registered_v2")
+                    .to(Route{"open-" + s, s})
+                    .discloses_pii()
+                    .handle("open", [&](const json& data, ReactionContext&) { disclosed.push_back(data); })
+                    .build();
+  EXPECT_EQ(members.load(renamed, s, kAdmin).state.email, "ann@example.org") << "the upcaster saw the old field";
+  EXPECT_EQ(members.load(renamed, s, kClerk).state.email, "[REDACTED]");
+  members.settle();
+  EXPECT_EQ(disclosed, std::vector<json>{json({{"name", "Ann"}, {"email", "ann@example.org"}})}) << "as loads see it";
+  EXPECT_EQ(plain, std::vector<json>{json({{"name", "Ann"}})}) << "the field the upcaster made is removed too";
+}
+
 TEST_F(PersonalDataTest, ARoleThatMayNotReadPiiNeverSeesIt) {
   const std::string s = registered();
   database().sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'act_test_no_pii') THEN "

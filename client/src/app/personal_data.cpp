@@ -2,16 +2,24 @@
 
 namespace act::detail {
 
+namespace {
+
+// The fields an event's marks name; for a name no state marks (an older
+// version, upcast later), the ones its sidecar holds.
+std::vector<std::string> sensitive_fields_of(const Committed& event, const SensitiveFields& sensitive) {
+  if (const auto declared = sensitive.find(event.name); declared != sensitive.end()) return declared->second;
+  std::vector<std::string> fields;
+  if (event.pii && event.pii->is_object())
+    for (const auto& [field, value] : event.pii->items()) fields.push_back(field);
+  return fields;
+}
+
+}  // namespace
+
 Committed view_of(const Committed& event, const SensitiveFields& sensitive, Disclosure how) {
-  const auto declared = sensitive.find(event.name);
-  if (declared == sensitive.end()) {
-    Committed view = event;
-    view.pii.reset();
-    return view;
-  }
   Committed view = event;
   const bool sidecar = event.pii && event.pii->is_object();
-  for (const std::string& field : declared->second) {
+  for (const std::string& field : sensitive_fields_of(event, sensitive)) {
     const bool in_sidecar = sidecar && event.pii->contains(field);
     const bool in_data = view.data.is_object() && view.data.contains(field);
     if (how == Disclosure::kStripped) {

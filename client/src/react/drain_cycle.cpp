@@ -38,7 +38,10 @@ void log_unknown(const CycleDeps& deps, const Lane& lane, const Lease& lease, co
 }
 
 struct Handed {
-  std::vector<Committed> events;
+  std::vector<Committed> events;  // as handlers are declared for them (upcast)
+  // As stored, in an app with personal data: its views are made from these
+  // and then upcast, so an upcaster sees an older shape's personal fields.
+  std::vector<Committed> stored;
   std::int64_t fetched_to = -1;  // the watermark once they are handled
 };
 
@@ -67,6 +70,7 @@ Handed handed_events(const CycleDeps& deps, const Lane& lane, ClaimedLease& clai
     if (!unknown.empty()) log_unknown(deps, lane, lease, unknown, claimed.events.size() - handed.events.size());
   }
   // Selected by their stored names, handled as the versions handlers declare.
+  if (registry.has_personal_data()) handed.stored = handed.events;
   for (Committed& event : handed.events) registry.upcast(event);
   return handed;
 }
@@ -107,25 +111,26 @@ struct Views {
 };
 
 // Points each payload at the view of its event its reaction may see.
-void show_personal_data(const Registry& registry, const std::vector<Committed>& events, std::vector<Payload>& payloads,
-                        Views& views) {
+void show_personal_data(const Registry& registry, const Handed& handed, std::vector<Payload>& payloads, Views& views) {
   if (!registry.has_personal_data()) return;
   for (Payload& payload : payloads) {
     std::vector<Committed>& view = payload.reaction->discloses_pii ? views.disclosed : views.stripped;
-    if (view.empty()) view = registry.personal_view(events, payload.reaction->discloses_pii);
-    payload.event = &view[static_cast<std::size_t>(payload.event - events.data())];
+    if (view.empty()) view = registry.personal_view(handed.stored, payload.reaction->discloses_pii);
+    payload.event = &view[static_cast<std::size_t>(payload.event - handed.events.data())];
   }
 }
 
-Outcome handle(CycleDeps& deps, const Lease& lease, const std::vector<Committed>& events, std::int64_t fetched_to) {
+Outcome handle(CycleDeps& deps, const Lease& lease, const Handed& handed) {
+  const std::vector<Committed>& events = handed.events;
+  const std::int64_t fetched_to = handed.fetched_to;
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
-    const std::vector<Committed> view = deps.registry.personal_view(events, projection->discloses_pii);
+    const std::vector<Committed> view = deps.registry.personal_view(handed.stored, projection->discloses_pii);
     return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to);
   }
   std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
   Views views;  // outlives the dispatch: payloads point into it
-  show_personal_data(deps.registry, events, payloads, views);
+  show_personal_data(deps.registry, handed, payloads, views);
   if (payloads.empty()) return moved_to(fetched_to);
   const ReactionOptions& options = payloads.front().reaction->options;
   if (options.block_on_error && lease.retry > options.max_retries) {
@@ -179,7 +184,7 @@ Outcome handle_claimed(CycleDeps& deps, const Lane& lane, ClaimedLease& claimed,
   try {
     const Handed handed = handed_events(deps, lane, claimed);
     fetched = static_cast<std::int64_t>(handed.events.size());
-    return handle(deps, lease, handed.events, handed.fetched_to);
+    return handle(deps, lease, handed);
   } catch (const std::exception& error) {
     untouched.error = error.what();
   } catch (...) {

@@ -127,14 +127,22 @@ std::vector<Committed> Registry::personal_view(const std::vector<Committed>& eve
   if (sensitive_.empty()) return views;
   views.reserve(events.size());
   const detail::Disclosure how = discloses ? detail::Disclosure::kPlaintext : detail::Disclosure::kStripped;
-  for (const Committed& event : events) views.push_back(detail::view_of(event, sensitive_, how));
+  for (const Committed& event : events) {
+    views.push_back(detail::view_of(event, sensitive_, how));
+    // An upcaster may put a field back (a default) that the newer name marks.
+    if (upcasts(event.name)) {
+      upcast(views.back());
+      if (!discloses) views.back() = detail::view_of(views.back(), sensitive_, how);
+    }
+  }
   return views;
 }
 
 std::vector<Committed> Registry::handed_to(const detail::ProjectionModel& projection, std::vector<Committed> events) const {
-  for (Committed& event : events) upcast(event);
   std::vector<Committed> view = personal_view(events, projection.discloses_pii);
-  return view.empty() ? events : view;
+  if (!view.empty()) return view;
+  for (Committed& event : events) upcast(event);
+  return events;
 }
 
 std::vector<std::string> Registry::names_read_by(const detail::ProjectionModel& projection) const {

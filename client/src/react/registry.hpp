@@ -46,10 +46,11 @@ class Registry {
   // declared for (stored under an older name, it is selected by that name).
   void upcast(Committed& event) const { detail::upcast(upcasts_, event); }
   bool upcasts(std::string_view event_name) const { return upcasts_.contains(event_name); }
-  // A handler's view of events with personal data: their sensitive fields
-  // in plaintext when it discloses them, removed otherwise. Empty when no
-  // event of the app has any (the events go as they are).
-  std::vector<Committed> personal_view(const std::vector<Committed>& events, bool discloses) const;
+  // A handler's view of events with personal data, from the events as
+  // stored: their sensitive fields in plaintext when it discloses them,
+  // removed otherwise, then upcast (an upcaster sees the older shape's
+  // fields, as loads do). Empty when no event of the app has any.
+  std::vector<Committed> personal_view(const std::vector<Committed>& stored, bool discloses) const;
   bool has_personal_data() const noexcept { return !sensitive_.empty(); }
   // An inline projection's events as its handlers get them: upcast, and
   // with personal data as it may see it.
