@@ -101,5 +101,10 @@ count "failover" "$p" "$f"
 read -r p f < <(test/run-replication-loss.sh)
 count "replication-loss" "$p" "$f"
 
+# 6. A partitioned deployment: partition databases on two nodes behind a
+#    PL/Proxy router (docs/scale-out.md).
+read -r _ p _ f _ < <(test/run-partitions.sh)
+count "partitions" "${p:-0}" "${f:-1}"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

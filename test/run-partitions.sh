@@ -1,0 +1,376 @@
+#!/usr/bin/env bash
+# A partitioned deployment (docs/scale-out.md) on three throwaway clusters:
+# node A hosts the partition databases act_p0 and act_p2, node B act_p1 and
+# act_p3 (both with pg_act preloaded), and a router cluster whose database
+# `router` has PL/Proxy, the server act_cluster and sql/router/pg_act_router.sql.
+# Through the router: 400 commits land in their partitions (checked against
+# SHA-256 computed here by Python), ids gapless per partition, every stream
+# read back; a same-stream race keeps 40001 and loses no version; claims per
+# partition hand every event once; with node B stopped only partitions 1 and
+# 3 fail, by name, and act.partitions() says so; once it is back the failed
+# commits go through; partition 1 moves to node A by pg_dump / pg_restore and
+# ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
+# truncate) answer for all four. Directly, a partition database refuses
+# another partition's stream with 22023.
+# Usage: test/run-partitions.sh [WORK_DIR]   (default: a new temporary one)
+# Details go to stderr; the last line is "partitions: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+suite=partitions
+# shellcheck source=test/operations/checks.sh
+source test/operations/checks.sh
+
+summary() {
+  echo "partitions: $passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+}
+give_up() {  # give_up MESSAGE: counts a failure, reports, ends the run
+  check "$1" false
+  summary
+  exit 1
+}
+
+# PL/Proxy, from Debian, when missing.
+if ! dpkg-query -W -f='${Status}' postgresql-15-plproxy 2>/dev/null | grep -q 'install ok installed'; then
+  [ "$(id -u)" -eq 0 ] || give_up "postgresql-15-plproxy is not installed (as root: apt-get install postgresql-15-plproxy)"
+  echo "installing postgresql-15-plproxy (apt-get install)" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  { apt-get install -y -qq --no-install-recommends postgresql-15-plproxy ||
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends postgresql-15-plproxy; }; } >/dev/null 2>&1 ||
+    give_up "apt-get install postgresql-15-plproxy"
+fi
+
+if [ -n "${1:-}" ]; then
+  dir=$1
+  mkdir -p "$dir"
+  own_dir=false
+else
+  dir=$(mktemp -d /tmp/pg_act_partitions.XXXXXX)
+  own_dir=true
+fi
+chmod 755 "$dir"
+for node in a b router; do
+  [ -e "$dir/$node" ] && give_up "$dir/$node exists already: give an empty work directory"
+done
+cleanup() {
+  for node in router b a; do scripts/cluster.sh stop "$dir/$node" >/dev/null 2>&1; done
+  if $own_dir; then rm -rf "$dir"; fi
+}
+trap cleanup EXIT
+
+# psql_on NODE DATABASE psql-arguments...: unaligned, tuples only; no call
+# waits for more than a minute.
+psql_on() {
+  local node=$1 db=$2
+  shift 2
+  # shellcheck disable=SC1090
+  (source "$dir/$node/env" &&
+    PGCLIENTENCODING=UTF8 PGOPTIONS='-c client_min_messages=warning -c statement_timeout=60s' \
+      psql -X -q -At -d "$db" "$@")
+}
+on() { psql_on "$@" -v ON_ERROR_STOP=1; }  # stops at the first error
+router() { on router router "$@"; }
+# sqlstate NODE DATABASE SQL: the SQLSTATE SQL fails with ("ok" when it does not).
+sqlstate() {
+  local out
+  out=$(psql_on "$1" "$2" -v VERBOSITY=sqlstate -c "$3" 2>&1 >/dev/null)
+  [ -z "$out" ] && { echo ok; return; }
+  echo "$out" | sed -n 's/^ERROR: *\([0-9A-Z]\{5\}\).*/\1/p' | head -n 1
+}
+# error_of NODE DATABASE SQL: the message SQL fails with (empty when it does not).
+error_of() { psql_on "$1" "$2" -c "$3" 2>&1 >/dev/null; }
+# node_of PARTITION: the node hosting it (even partitions on A, odd on B,
+# until partition 1 moves to A).
+hosts=(a b a b)
+node_of() { echo "${hosts[$1]}"; }
+# start_again NODE: starts a stopped node as it was (same data, port and socket).
+start_again() {
+  local run=()
+  [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+  "${run[@]}" "$(pg_config --bindir)/pg_ctl" -D "$dir/$1/data" -l "$dir/$1/server.log" -w -t 60 start >/dev/null
+}
+
+# 1. Two nodes, four partition databases, a router.
+preload="shared_preload_libraries = 'pg_act'"
+{ scripts/cluster.sh start "$dir/a" "$preload" && scripts/cluster.sh start "$dir/b" "$preload" &&
+  scripts/cluster.sh start "$dir/router"; } || give_up "the three clusters start"
+partitions=4
+for p in 0 1 2 3; do
+  node=$(node_of $p)
+  # shellcheck disable=SC1090
+  (source "$dir/$node/env" && createdb "act_p$p") && on "$node" "act_p$p" -c 'CREATE EXTENSION pg_act' ||
+    give_up "act_p$p is created on node $node"
+done
+has_set_partition=$(on a act_p0 -c "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                                     WHERE n.nspname = 'act' AND p.proname = 'set_partition'")
+if [ "$has_set_partition" = 1 ]; then
+  for p in 0 1 2 3; do
+    check "act_p$p becomes partition $p of $partitions" on "$(node_of $p)" "act_p$p" -o /dev/null -c "SELECT act.set_partition($p, $partitions)"
+  done
+else
+  echo "######## NOTE: the installed pg_act has no act.set_partition: the partition databases are NOT in" >&2
+  echo "######## partitioned mode and the checks of its refusals are SKIPPED" >&2
+fi
+conninfo() {  # conninfo PARTITION: its connect string, over the node's private socket
+  # shellcheck disable=SC1090
+  (source "$dir/$(node_of "$1")/env" && echo "host=$PGHOST port=$PGPORT dbname=act_p$1")
+}
+# shellcheck disable=SC1091
+(source "$dir/router/env" && createdb router) &&
+  router -c 'CREATE EXTENSION plproxy' \
+    -c "CREATE SERVER act_cluster FOREIGN DATA WRAPPER plproxy OPTIONS (
+          p0 '$(conninfo 0)', p1 '$(conninfo 1)', p2 '$(conninfo 2)', p3 '$(conninfo 3)')" \
+    -c 'CREATE USER MAPPING FOR PUBLIC SERVER act_cluster' &&
+  router -f sql/router/pg_act_router.sql >/dev/null || give_up "the router database is set up"
+check "the router counts $partitions partitions" test "$(router -c 'SELECT act.router_partitions()')" = $partitions
+
+# 2. act.partition_of on the router: the vectors of core's tests, then 400
+#    streams against SHA-256 computed here.
+check "act.partition_of on the router gives the vectors of test/core/partition_test.cpp" \
+  test "$(router -c "SELECT concat_ws(' ', act.partition_of('ticket-1', 64), act.partition_of('ticket-1', 4),
+                       act.partition_of('ticket-1', 2), act.partition_of('ticket-1', 65536), act.partition_of('order-7', 64),
+                       act.partition_of('order-7', 65536), act.partition_of('Zürich-42', 64),
+                       act.partition_of('Zürich-42', 65536), act.partition_of('ticket-1'))")" = "15 3 1 58895 2 63490 38 27814 3"
+stream_sql="CASE WHEN i % 5 = 0 THEN 'Zürich-' || i ELSE 'ticket-' || i END"
+PYTHONIOENCODING=utf-8 python3 -c '
+import hashlib
+for i in range(1, 401):
+    s = ("Zürich-%d" if i % 5 == 0 else "ticket-%d") % i
+    print(s, int.from_bytes(hashlib.sha256(s.encode("utf-8")).digest()[:4], "big") & 3)
+' >"$dir/expected"
+router -c "SELECT ($stream_sql) || ' ' || act.partition_of($stream_sql) FROM generate_series(1, 400) AS i" >"$dir/routed"
+check "act.partition_of on the router agrees with hashlib for 400 streams" cmp -s "$dir/expected" "$dir/routed"
+
+# 3. 400 commits through the router, each in its stream's partition.
+check "400 commits to 400 streams through the router" \
+  test "$(router -c "SELECT count(*) FROM generate_series(1, 400) AS i,
+                       act.commit($stream_sql, jsonb_build_array(jsonb_build_object('name', 'Opened',
+                                                                                    'data', jsonb_build_object('i', i)))) AS e")" = 400
+for p in 0 1 2 3; do
+  awk -v p=$p '$2 == p { print $1 }' "$dir/expected" | LC_ALL=C sort >"$dir/expected.$p"
+  on "$(node_of $p)" "act_p$p" -c 'SELECT stream FROM act.events ORDER BY stream COLLATE "C"' >"$dir/landed.$p"
+  check "act_p$p holds exactly the $(wc -l <"$dir/expected.$p") streams of partition $p" \
+    cmp -s "$dir/expected.$p" "$dir/landed.$p"
+  check "act_p$p: ids gapless (count = max id)" \
+    test "$(on "$(node_of $p)" "act_p$p" -c 'SELECT count(*) = max(id) AND count(*) > 0 FROM act.events')" = t
+done
+check "every stream reads back through the router" \
+  test "$(router -c "SELECT count(*) FROM generate_series(1, 400) AS i, act.query($stream_sql) AS e
+                      WHERE (e.data ->> 'i')::int = i AND e.version = 0")" = 400
+check "act.version through the router" test "$(router -c "SELECT act.version('Zürich-5')")" = 0
+
+# 4. The same-stream race: 4 writers, 25 attempts each, each with the version
+#    it read as expected_version.
+for _ in $(seq 25); do
+  echo "SELECT version FROM act.commit('race', '[{\"name\": \"Raced\"}]', '{}', act.version('race'));"
+done >"$dir/race.sql"
+writers=()
+for w in 1 2 3 4; do
+  psql_on router router -v VERBOSITY=sqlstate -f "$dir/race.sql" >"$dir/race.$w.out" 2>"$dir/race.$w.err" &
+  writers+=($!)
+done
+wait "${writers[@]}"
+cat "$dir"/race.*.out | sort -n >"$dir/race.won"
+won=$(wc -l <"$dir/race.won")
+conflicts=$(cat "$dir"/race.*.err | grep -c 'ERROR: *40001')
+check "race: every attempt either committed or failed with 40001 ($won + $conflicts of 100)" \
+  test $((won + conflicts)) -eq 100 -a "$(cat "$dir"/race.*.err | grep -c 'ERROR')" -eq "$conflicts"
+check "race: writers met conflicts" test "$conflicts" -gt 0
+check "race: every success has a version of its own" test "$(uniq "$dir/race.won" | wc -l)" -eq "$won"
+race_p=$(router -c "SELECT act.partition_of('race')")
+on "$(node_of "$race_p")" "act_p$race_p" -c "SELECT version FROM act.events WHERE stream = 'race' ORDER BY version" \
+  >"$dir/race.stored"
+check "race: the stream holds exactly the versions the writers were told, 0 to $((won - 1))" \
+  test "$(cat "$dir/race.stored")" = "$(seq 0 $((won - 1)))" -a "$(cat "$dir/race.won")" = "$(seq 0 $((won - 1)))"
+check "a stale expected_version through the router is 40001" \
+  test "$(sqlstate router router "SELECT * FROM act.commit('race', '[{\"name\": \"Late\"}]', '{}', 0)")" = 40001
+
+# 5. The router's refusals and what it forwards.
+check "act.query of every stream through the router is refused (22023)" \
+  test "$(sqlstate router router "SELECT * FROM act.query(after => 0)")" = 22023
+check "act.query of a pattern through the router is refused (22023)" \
+  test "$(sqlstate router router "SELECT * FROM act.query('^ticket-', stream_exact => false)")" = 22023
+check "act.subscribe with a correlate checkpoint through the router is refused (22023)" \
+  test "$(sqlstate router router "SELECT * FROM act.subscribe('[{\"stream\": \"t\"}]', 5)")" = 22023
+check "a per-partition call for partition 4 of 4 is refused (22023)" \
+  test "$(sqlstate router router "SELECT * FROM act.claim_p(4, 1, 0, 'w', 1000)")" = 22023
+router -c 'CREATE ROLE app IN ROLE act_router_user' -c 'CREATE ROLE outsider' \
+  -c "CREATE USER MAPPING FOR app SERVER act_cluster OPTIONS (user 'postgres')"
+check "a role without act_router_user may not call the router (42501)" \
+  test "$(sqlstate router router "SET ROLE outsider; SELECT act.version('race')")" = 42501
+check "a role with act_router_user may" \
+  test "$(router -c "SET ROLE app" -c "SELECT act.version('race')")" = $((won - 1))
+check "act.query_p reads one partition after a position" \
+  test "$(router -c "SELECT count(*) FROM act.query_p($race_p, after => 0)")" = \
+  "$(on "$(node_of "$race_p")" "act_p$race_p" -c 'SELECT count(*) FROM act.events')"
+
+# 6. A partition database refuses another partition's stream.
+if [ "$has_set_partition" = 1 ]; then
+  other=$(awk '$2 == 1 { print $1; exit }' "$dir/expected")  # a stream of partition 1
+  for call in "SELECT * FROM act.commit('$other', '[{\"name\": \"Misrouted\"}]')" "SELECT act.version('$other')" \
+    "SELECT * FROM act.subscribe('[{\"stream\": \"misrouted\", \"source\": \"$other\"}]')"; do
+    check "act_p0 refuses $call (22023)" test "$(sqlstate a act_p0 "$call")" = 22023
+  done
+  check "the refusal names the stream's partition and the hosted one" \
+    grep -q 'partition 1 of 4.*hosts partition 0' <<<"$(error_of a act_p0 "SELECT act.version('$other')")"
+  check "act_p0 still holds no stream of partition 1" \
+    test "$(on a act_p0 -c "SELECT count(*) FROM act.events WHERE stream = '$other'")" = 0
+fi
+
+# 7. Claims per partition: a source-less target and one that follows one
+#    stream, subscribed through the router, then 40 commits; a drain of each
+#    partition through act.claim_events_p and act.ack_p hands every event of
+#    its partition once.
+followed=ticket-1  # partition 3 of 4
+check "subscribe through the router: the source-less target in 4 partitions, the literal one in 1" \
+  test "$(router -c "SELECT subscribed FROM act.subscribe('[{\"stream\": \"audit\"}, {\"stream\": \"follower\", \"source\": \"$followed\"}]')")" = 5
+check "the follower's row is in partition 3 only" \
+  test "$(router -c "SELECT string_agg(p::text, ',') FROM generate_series(0, 3) AS p, act.query_streams_p(p) AS s
+                      WHERE s.stream = 'follower'")" = 3
+router -c "SELECT count(*) FROM generate_series(1, 40) AS i,
+             act.commit(CASE WHEN i % 4 = 0 THEN '$followed' ELSE 'later-' || i END, '[{\"name\": \"Later\"}]')" >/dev/null
+router >/dev/null <<'SQL'
+CREATE TABLE handed (partition int, target text, id bigint, stream text, version int);
+DO $$
+DECLARE
+  p int;
+  c record;
+  claims int;
+  rounds int := 0;
+BEGIN
+  FOR p IN 0 .. 3 LOOP
+    LOOP
+      claims := 0;
+      FOR c IN SELECT * FROM act.claim_events_p(p, 10, 0, 'drainer', 60000, NULL, 50) LOOP
+        claims := claims + 1;
+        INSERT INTO handed
+        SELECT p, c.stream, (e ->> 'id')::bigint, e ->> 'stream', (e ->> 'version')::int
+          FROM jsonb_array_elements(c.events) AS e;
+        PERFORM act.ack_p(p, jsonb_build_array(jsonb_build_object(
+          'stream', c.stream, 'by', 'drainer', 'lagging', c.lagging,
+          'at', coalesce((SELECT max((e ->> 'id')::bigint) FROM jsonb_array_elements(c.events) AS e), c.at))));
+      END LOOP;
+      EXIT WHEN claims = 0;
+      rounds := rounds + 1;
+      IF rounds > 500 THEN
+        RAISE EXCEPTION 'the drain does not end';
+      END IF;
+    END LOOP;
+  END LOOP;
+END $$;
+SQL
+check "the drain through the router ends" test $? -eq 0
+for p in 0 1 2 3; do
+  on "$(node_of $p)" "act_p$p" -c "SELECT id, stream, version FROM act.events ORDER BY id" >"$dir/events.$p"
+  router -c "SELECT id, stream, version FROM handed WHERE partition = $p AND target = 'audit' ORDER BY id" >"$dir/handed.$p"
+  check "partition $p handed the source-less target exactly its $(wc -l <"$dir/events.$p") events" \
+    cmp -s "$dir/events.$p" "$dir/handed.$p"
+done
+check "no event handed twice" \
+  test "$(router -c 'SELECT count(*) = count(DISTINCT (partition, target, id)) FROM handed')" = t
+check "the follower was handed its stream's 11 events, in partition 3" \
+  test "$(router -c "SELECT count(*) FILTER (WHERE partition = 3 AND stream = '$followed') || ' ' || count(*)
+                      FROM handed WHERE target = 'follower'")" = "11 11"
+check "after the acks nothing is left to claim" \
+  test "$(router -c "SELECT count(*) FROM generate_series(0, 3) AS p, act.claim_p(p, 10, 10, 'late', 1000)")" = 0
+
+# 8. Node B stopped: partitions 1 and 3 fail by name, 0 and 2 go on.
+scripts/cluster.sh stop "$dir/b" || check "node B stops without a crash" false
+router >/dev/null <<'SQL'
+CREATE TABLE attempts (stream text, partition int, committed boolean, error text);
+DO $$
+DECLARE
+  s text;
+BEGIN
+  FOR s IN SELECT 'outage-' || i FROM generate_series(1, 40) AS i LOOP
+    BEGIN
+      PERFORM act.commit(s, '[{"name": "DuringOutage"}]');
+      INSERT INTO attempts VALUES (s, act.partition_of(s), true, NULL);
+    EXCEPTION WHEN OTHERS THEN
+      INSERT INTO attempts VALUES (s, act.partition_of(s), false, SQLERRM);
+    END;
+  END LOOP;
+END $$;
+SQL
+check "node B down: the commits to partitions 0 and 2 succeed, those to 1 and 3 fail" \
+  test "$(router -c "SELECT count(*) FROM attempts WHERE committed <> (partition IN (0, 2))")" = 0
+check "node B down: some commits went to each partition" \
+  test "$(router -c "SELECT count(DISTINCT partition) FROM attempts")" = 4
+check "node B down: each failure names its partition database" \
+  test "$(router -c "SELECT count(*) FROM attempts WHERE NOT committed AND strpos(error, '[act_p' || partition || ']') = 0")" = 0
+check "node B down: act.partitions() reports 1 and 3 unreachable, 0 and 2 with their heads" \
+  test "$(router -c "SELECT string_agg(concat_ws(':', partition, reachable, max_event_id IS NOT NULL, error IS NOT NULL), ' '
+                       ORDER BY partition) FROM act.partitions()")" = "0:t:t:f 1:f:f:t 2:t:t:f 3:f:f:t"
+unblock_error=$(error_of router router "SELECT act.unblock('[\"audit\"]')")
+check "node B down: an admin loop applies partitions 0 and 2 and names 1 and 3" \
+  grep -q 'act.unblock failed on partition 1, 3 (applied on 0, 2)' <<<"$unblock_error"
+
+# 9. Node B back: the failed commits go through and everything reads back.
+start_again b || check "node B starts again" false
+check "node B back: act.partitions() reports every partition reachable" \
+  test "$(router -c "SELECT bool_and(reachable) FROM act.partitions()")" = t
+check "node B back: the failed commits succeed when retried" \
+  test "$(router -c "SELECT count(*) FROM attempts a, act.commit(a.stream, '[{\"name\": \"DuringOutage\"}]') AS e
+                      WHERE NOT a.committed")" = "$(router -c "SELECT count(*) FROM attempts WHERE NOT committed")"
+check "node B back: each outage stream reads back with its one event" \
+  test "$(router -c "SELECT count(*) FROM attempts a, act.query(a.stream) AS e WHERE e.version = 0")" = 40
+
+# 10. Moving partition 1 from node B to node A: the router stops sending to
+#     it, its database is dumped and restored on A, the router's p1 points
+#     at the copy.
+bindir=$(pg_config --bindir)
+router -c "ALTER SERVER act_cluster OPTIONS (SET p1 'host=$dir/nowhere dbname=act_p1')"
+p1_stream=$(awk '$2 == 1 { last = $1 } END { print last }' "$dir/expected")
+check "moving: with p1 fenced off, the router's calls for partition 1 fail" \
+  test "$(sqlstate router router "SELECT act.version('$p1_stream')")" != ok
+# shellcheck disable=SC1091
+check "moving: act_p1 dumped from node B and restored on node A" \
+  bash -c "(source '$dir/b/env' && '$bindir/pg_dump' --format=custom --file='$dir/act_p1.dump' act_p1) &&
+           (source '$dir/a/env' && createdb act_p1 &&
+            '$bindir/pg_restore' --exit-on-error --dbname=act_p1 '$dir/act_p1.dump')"
+hosts[1]=a
+router -c "ALTER SERVER act_cluster OPTIONS (SET p1 '$(conninfo 1)')"
+left_on_b=$(on b act_p1 -c 'SELECT count(*) FROM act.events')
+check "moving: the router reaches partition 1 on node A without a restart" \
+  test "$(router -c "SELECT max(id) FROM act.commit('$p1_stream', '[{\"name\": \"Moved\"}]')")" = $((left_on_b + 1))
+check "moving: the commit is in the copy on A, the old database on B is as it was" \
+  test "$(on a act_p1 -c 'SELECT count(*) FROM act.events')/$(on b act_p1 -c 'SELECT count(*) FROM act.events')" = \
+  "$((left_on_b + 1))/$left_on_b"
+if [ "$has_set_partition" = 1 ]; then
+  check "moving: the copy is still partition 1 of 4" \
+    test "$(on a act_p1 -c "SELECT partition || ' of ' || partitions FROM act.hosted_partition()")" = "1 of 4"
+fi
+
+# 11. Calls over several partitions, now that all are up.
+streams_stored=$(for p in 0 1 2 3; do
+  on "$(node_of $p)" "act_p$p" -c 'SELECT count(DISTINCT stream) FROM act.events'
+done | awk '{ n += $1 } END { print n }')
+check "act.verify() through the router verifies every stream of every partition" \
+  test "$(router -c "SELECT count(*) FILTER (WHERE valid) || ' ' || count(*) FROM act.verify()")" = \
+  "$streams_stored $streams_stored"
+check "act.query_stats of streams in three partitions: one row each, in stream order" \
+  test "$(router -c "SELECT string_agg(stream || '=' || count, ' ') FROM act.query_stats('[\"ticket-7\", \"race\", \"ticket-1\", \"ticket-2\", \"Zürich-5\"]', '{\"count\": true}')")" = \
+  "Zürich-5=1 race=$won ticket-1=11 ticket-2=1 ticket-7=1"
+check "act.prioritize through the router: the source-less target's row in each partition" \
+  test "$(router -c "SELECT act.prioritize('[\"audit\"]', 5)")" = 4
+check "act.commit_by_key through the router finds a keyed commit" \
+  test "$(router -c "SELECT count(*) FROM act.commit('Zürich-10', '[{\"name\": \"Keyed\"}]', '{\"idempotency_key\": \"k-1\"}')" \
+    -c "SELECT string_agg(name, ',') FROM act.commit_by_key('Zürich-10', 'k-1')")" = "$(printf '1\nKeyed')"
+for p in 0 1 2 3; do
+  check "act_p$p: ids still gapless at the end" \
+    test "$(on "$(node_of $p)" "act_p$p" -c 'SELECT count(*) = max(id) FROM act.events')" = t
+done
+# Last: a truncate deletes events, so the ids are no longer gapless.
+# ticket-1 is in partition 3 (node B), ticket-7 in 0 (node A).
+check "act.truncate through the router: targets of two partitions, each seeded" \
+  test "$(router -c "SELECT string_agg(stream || ':' || name, ' ' ORDER BY stream)
+                       FROM act.truncate('[{\"stream\": \"ticket-1\", \"snapshot\": {}}, {\"stream\": \"ticket-7\"}]')")" = \
+  "ticket-1:__snapshot__ ticket-7:__tombstone__"
+check "act.truncate through the router: both streams now hold their seed alone" \
+  test "$(router -c "SELECT count(*) FROM act.query('ticket-1', with_snaps => true)" \
+                 -c "SELECT count(*) FROM act.query('ticket-7', with_snaps => true)")" = "$(printf '1\n1')"
+
+for node in router b a; do
+  scripts/cluster.sh stop "$dir/$node" || check "node $node stops without a crash in its log" false
+done
+summary
