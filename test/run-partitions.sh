@@ -101,16 +101,10 @@ for p in 0 1 2 3; do
   (source "$dir/$node/env" && createdb "act_p$p") && on "$node" "act_p$p" -c 'CREATE EXTENSION pg_act' ||
     give_up "act_p$p is created on node $node"
 done
-has_set_partition=$(on a act_p0 -c "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                                     WHERE n.nspname = 'act' AND p.proname = 'set_partition'")
-if [ "$has_set_partition" = 1 ]; then
-  for p in 0 1 2 3; do
-    check "act_p$p becomes partition $p of $partitions" on "$(node_of $p)" "act_p$p" -o /dev/null -c "SELECT act.set_partition($p, $partitions)"
-  done
-else
-  echo "######## NOTE: the installed pg_act has no act.set_partition: the partition databases are NOT in" >&2
-  echo "######## partitioned mode and the checks of its refusals are SKIPPED" >&2
-fi
+for p in 0 1 2 3; do
+  check "act_p$p becomes partition $p of $partitions" \
+    on "$(node_of $p)" "act_p$p" -o /dev/null -c "SELECT act.set_partition($p, $partitions)"
+done
 conninfo() {  # conninfo PARTITION: its connect string, over the node's private socket
   # shellcheck disable=SC1090
   (source "$dir/$(node_of "$1")/env" && echo "host=$PGHOST port=$PGPORT dbname=act_p$1")
@@ -204,18 +198,19 @@ check "act.query_p reads one partition after a position" \
   test "$(router -c "SELECT count(*) FROM act.query_p($race_p, after => 0)")" = \
   "$(on "$(node_of "$race_p")" "act_p$race_p" -c 'SELECT count(*) FROM act.events')"
 
-# 6. A partition database refuses another partition's stream.
-if [ "$has_set_partition" = 1 ]; then
-  other=$(awk '$2 == 1 { print $1; exit }' "$dir/expected")  # a stream of partition 1
-  for call in "SELECT * FROM act.commit('$other', '[{\"name\": \"Misrouted\"}]')" "SELECT act.version('$other')" \
-    "SELECT * FROM act.subscribe('[{\"stream\": \"misrouted\", \"source\": \"$other\"}]')"; do
-    check "act_p0 refuses $call (22023)" test "$(sqlstate a act_p0 "$call")" = 22023
-  done
-  check "the refusal names the stream's partition and the hosted one" \
-    grep -q 'partition 1 of 4.*hosts partition 0' <<<"$(error_of a act_p0 "SELECT act.version('$other')")"
-  check "act_p0 still holds no stream of partition 1" \
-    test "$(on a act_p0 -c "SELECT count(*) FROM act.events WHERE stream = '$other'")" = 0
-fi
+# 6. A partition database refuses another partition's stream, whatever the call.
+other=$(awk '$2 == 1 { print $1; exit }' "$dir/expected")  # a stream of partition 1
+for call in "SELECT * FROM act.commit('$other', '[{\"name\": \"Misrouted\"}]')" \
+  "SELECT * FROM act.commit_by_key('$other', 'k')" "SELECT * FROM act.query('$other')" \
+  "SELECT act.version('$other')" "SELECT * FROM act.verify('$other')" "SELECT act.forget_pii('$other')" \
+  "SELECT * FROM act.truncate('[{\"stream\": \"$other\"}]')" "SELECT * FROM act.query_stats('[\"$other\"]')" \
+  "SELECT * FROM act.subscribe('[{\"stream\": \"misrouted\", \"source\": \"$other\"}]')"; do
+  check "act_p0 refuses $call: 22023 naming both partitions" \
+    grep -q '^ERROR: *22023: .*belongs to partition 1 of 4; this database hosts partition 0' \
+    <<<"$(psql_on a act_p0 -v VERBOSITY=verbose -c "$call" 2>&1 >/dev/null)"
+done
+check "act_p0 still holds no stream of partition 1" \
+  test "$(on a act_p0 -c "SELECT count(*) FROM act.events WHERE stream = '$other'")" = 0
 
 # 7. Claims per partition: a source-less target and one that follows one
 #    stream, subscribed through the router, then 40 commits; a drain of each
@@ -336,10 +331,8 @@ check "moving: the router reaches partition 1 on node A without a restart" \
 check "moving: the commit is in the copy on A, the old database on B is as it was" \
   test "$(on a act_p1 -c 'SELECT count(*) FROM act.events')/$(on b act_p1 -c 'SELECT count(*) FROM act.events')" = \
   "$((left_on_b + 1))/$left_on_b"
-if [ "$has_set_partition" = 1 ]; then
-  check "moving: the copy is still partition 1 of 4" \
-    test "$(on a act_p1 -c "SELECT partition || ' of ' || partitions FROM act.hosted_partition()")" = "1 of 4"
-fi
+check "moving: the copy is still partition 1 of 4" \
+  test "$(on a act_p1 -c "SELECT partition || ' of ' || partitions FROM act.hosted_partition()")" = "1 of 4"
 
 # 11. Calls over several partitions, now that all are up.
 streams_stored=$(for p in 0 1 2 3; do
