@@ -9,6 +9,7 @@ packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postg
           python3-cryptography  # docs/audit.py, the log auditor in Python (test/actctl/run-audit.sh)
           prometheus-postgres-exporter curl  # test/run-prometheus.sh
           postgresql-15-auto-failover pg-auto-failover-cli  # test/run-failover.sh
+          postgresql-15-plproxy  # the router of a partitioned deployment (test/run-partitions.sh)
           clang libclang-rt-14-dev)  # the last two: libFuzzer and the sanitizers for test/fuzz
 
 missing=()
