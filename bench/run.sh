@@ -18,7 +18,7 @@ source scripts/throwaway-cluster.sh
 suites_for() {
   case "$1" in
     fenced) echo commit read claim ack wide contention verify merkle drain wait client reaction standby ;;
-    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Partitioned deployments (docs/scale-out.md) on clusters of their own, each
+# node pinned to one core with taskset so a node's budget is its core:
+# - durable single-event commits at 8 clients on one node (not partitioned)
+#   against 2 partition nodes side by side (4 clients each, direct), and
+#   through a PL/Proxy router in front of them (8 clients);
+# - one client's commit latency direct to a partition and through the router;
+# - the 8-client rate with 1, 2 and 4 partitions (2 and 4 on the 2 nodes).
+# Each client commits to random streams of the partition it is connected to
+# (names from a table, computed by act.partition_of), so no call is refused.
+# The clients (pgbench) are not pinned: on a 2-core machine they share the
+# cores with the nodes, which the figures carry (PERFORMANCE.md).
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+seconds=$(bench_pick 10 3)
+dir=$(mktemp -d /tmp/pg_act_bench_parts.XXXXXX)
+[ "$(id -u)" -eq 0 ] && chown postgres "$dir"
+nodes=(single a b router)
+stop_all() {
+  for node in "${nodes[@]}"; do [ -f "$dir/$node/env" ] && scripts_cluster stop "$dir/$node" >/dev/null 2>&1; done
+  rm -rf "$dir"
+}
+scripts_cluster() { "$BENCH_ROOT/scripts/cluster.sh" "$@"; }
+trap stop_all EXIT
+
+preload="shared_preload_libraries = 'pg_act'"
+start_node() {  # start_node NAME CPU
+  mkdir -p "$dir/$1"
+  [ "$(id -u)" -eq 0 ] && chown postgres "$dir/$1"
+  taskset -c "$2" "$BENCH_ROOT/scripts/cluster.sh" start "$dir/$1" "$preload" "max_connections = 60" >/dev/null
+}
+on() {  # on NODE DATABASE psql-arguments...
+  local node=$1 db=$2
+  shift 2
+  (source "$dir/$node/env" && PGOPTIONS='-c client_min_messages=warning' psql -X -q -At -v ON_ERROR_STOP=1 -d "$db" "$@")
+}
+# partition_db NODE DATABASE PARTITION PARTITIONS: a partition database with
+# 100,000 stream names of its partition in bench_streams(n, stream).
+partition_db() {
+  (source "$dir/$1/env" && createdb "$2")
+  on "$1" "$2" -c 'CREATE EXTENSION pg_act' -c "SELECT act.set_partition($3, $4)" \
+    -c "CREATE TABLE bench_streams AS SELECT row_number() OVER () AS n, s AS stream
+          FROM (SELECT 's-' || i AS s FROM generate_series(1, 400000 * $4) i) names
+         WHERE act.partition_of(s, $4) = $3 LIMIT 100000" \
+    -c 'CREATE UNIQUE INDEX ON bench_streams (n)' >/dev/null
+}
+script="$dir/commit.sql"
+cat >"$script" <<'EOF'
+\set n random(1, 100000)
+SELECT 1 FROM act.commit((SELECT stream FROM bench_streams WHERE n = :n), '[{"name": "Ticked", "data": {}}]');
+EOF
+routed="$dir/routed.sql"
+cat >"$routed" <<'EOF'
+\set n random(1, 400000)
+SELECT 1 FROM act.commit('s-' || :n, '[{"name": "Ticked", "data": {}}]');
+EOF
+# run NODE DATABASE SCRIPT CLIENTS: pgbench's tps and the p50 of its log, as "tps p50_ms".
+run() {
+  local log
+  log=$(mktemp -d "$dir/pgbench.XXXXXX")
+  [ "$(id -u)" -eq 0 ] && chown postgres "$log"
+  (source "$dir/$1/env" && cd "$log" && pgbench -n -c "$4" -j "$4" -T "$seconds" -l -d "$2" -f "$3" >out.txt 2>&1) ||
+    { cat "$log/out.txt" >&2; return 1; }
+  local tps p50
+  tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$log/out.txt")
+  p50=$(cat "$log"/pgbench_log.* | awk '{print $3}' | sort -n | awk '{ l[NR] = $1 } END { printf "%.3f", l[int(NR * 0.5) + 1] / 1000 }')
+  echo "$tps $p50"
+}
+record() {  # record SCENARIO CLIENTS "tps p50" EXTRA_JSON_OBJECT
+  local tps p50
+  read -r tps p50 <<<"$3"
+  jq -n -c --arg scenario "$1" --argjson clients "$2" --argjson tps "$tps" --argjson p50 "$p50" \
+    --argjson extra "$4" '{scenario: $scenario, clients: $clients, ops_per_s: $tps, p50_ms: $p50} + $extra'
+}
+# side_by_side FILES...: "tps p50" of runs at once: the sum of their tps, the highest p50.
+side_by_side() { cat "$@" | awk '{ tps += $1; if ($2 > p50) p50 = $2 } END { printf "%.1f %.3f", tps, p50 }'; }
+
+start_node single 0
+start_node a 0
+start_node b 1
+mkdir -p "$dir/router"
+[ "$(id -u)" -eq 0 ] && chown postgres "$dir/router"
+"$BENCH_ROOT/scripts/cluster.sh" start "$dir/router" "max_connections = 60" >/dev/null
+
+# One node, every stream: the baseline.
+partition_db single act 0 1
+record partitions/one_node/8_clients 8 "$(run single act "$script" 8)" '{"partitions": 1}'
+
+# Two partitions, one per node, each node on its own core: both at once.
+partition_db a act_p0 0 2
+partition_db b act_p1 1 2
+run a act_p0 "$script" 4 >"$dir/p0" &
+run b act_p1 "$script" 4 >"$dir/p1"
+wait
+record partitions/two_nodes_direct/8_clients 8 "$(side_by_side "$dir/p0" "$dir/p1")" \
+  "{\"partitions\": 2, \"per_node_ops_per_s\": [$(cut -d' ' -f1 "$dir/p0"), $(cut -d' ' -f1 "$dir/p1")]}"
+
+# The same two partitions through a router.
+conninfo() { (source "$dir/$1/env" && echo "host=$PGHOST port=$PGPORT dbname=$2"); }
+(source "$dir/router/env" && createdb router)
+on router router -c 'CREATE EXTENSION plproxy' \
+  -c "CREATE SERVER act_cluster FOREIGN DATA WRAPPER plproxy OPTIONS (p0 '$(conninfo a act_p0)', p1 '$(conninfo b act_p1)')" \
+  -c 'CREATE USER MAPPING FOR PUBLIC SERVER act_cluster' -f "$BENCH_ROOT/sql/router/pg_act_router.sql" >/dev/null
+record partitions/two_nodes_router/8_clients 8 "$(run router router "$routed" 8)" '{"partitions": 2}'
+
+# One client: the router's own cost per call (p50), against the same call direct.
+record partitions/direct/1_client 1 "$(run a act_p0 "$script" 1)" '{}'
+record partitions/router/1_client 1 "$(run router router "$routed" 1)" '{}'
+
+# 4 partitions on the 2 nodes (two databases each), 2 clients per partition.
+partition_db a act_q0 0 4
+partition_db b act_q1 1 4
+partition_db a act_q2 2 4
+partition_db b act_q3 3 4
+for p in 0 1 2 3; do
+  node=a
+  [ $((p % 2)) -eq 1 ] && node=b
+  run "$node" "act_q$p" "$script" 2 >"$dir/q$p" &
+done
+wait
+record partitions/four_partitions_direct/8_clients 8 "$(side_by_side "$dir"/q?)" '{"partitions": 4}'
