@@ -5,6 +5,12 @@ namespace act {
 StoreError::StoreError(std::string operation, std::string sqlstate, const std::string& message)
     : Error(message), operation_(std::move(operation)), sqlstate_(std::move(sqlstate)) {}
 
+PartitionError::PartitionError(std::int32_t partition, std::int32_t partitions, const StoreError& cause)
+    : StoreError(cause.operation(), cause.sqlstate(),
+                 "partition " + std::to_string(partition) + " of " + std::to_string(partitions) + ": " + cause.what()),
+      partition_(partition),
+      partitions_(partitions) {}
+
 namespace {
 std::string conflict_message(const std::string& stream, std::optional<std::int32_t> expected, std::int32_t actual) {
   return "concurrency conflict on stream \"" + stream + "\": expected version " +

@@ -8,6 +8,8 @@
 #include "act/event.hpp"
 #include "act/events.hpp"
 #include "act/observe.hpp"
+#include "act/partitioned_app.hpp"
+#include "act/partitions.hpp"
 #include "act/pool.hpp"
 #include "act/projection.hpp"
 #include "act/reaction.hpp"

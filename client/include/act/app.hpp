@@ -210,6 +210,7 @@ class App {
 
  private:
   friend class AppBuilder;
+  friend class PartitionedApp;  // links the partitions' cores to each other
   explicit App(std::shared_ptr<app_detail::AppCore> core);
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of);

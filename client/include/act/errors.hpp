@@ -31,6 +31,20 @@ class StoreError : public Error {
   std::string sqlstate_;
 };
 
+// A StoreError met on one partition of a partitioned deployment
+// (act/partitioned_app.hpp): the message starts "partition P of N: ", and
+// operation and sqlstate are the partition's error's.
+class PartitionError : public StoreError {
+ public:
+  PartitionError(std::int32_t partition, std::int32_t partitions, const StoreError& cause);
+  std::int32_t partition() const noexcept { return partition_; }
+  std::int32_t partitions() const noexcept { return partitions_; }
+
+ private:
+  std::int32_t partition_;
+  std::int32_t partitions_;
+};
+
 // Optimistic concurrency: the stream's head moved past the expected version.
 // expected_version is empty when the commit gave none (a racing writer took
 // the version first).

@@ -34,6 +34,7 @@
 namespace act {
 
 struct ActionResult;
+struct DoOptions;
 struct Query;
 
 namespace app_detail {
@@ -98,12 +99,20 @@ class ReactionContext {
   const std::string& target() const noexcept { return target_; }
 
   // An action caused by this event: its events carry the event's correlation
-  // and causation.event = {id, name, stream}.
+  // and causation.event = {id, name, stream}. In a PartitionedApp it runs in
+  // the app of the target stream's partition, which may be another database:
+  // then it is not undone if the handler fails later, and the retry runs it
+  // again. An idempotency key derived from the event (or an expected
+  // version) makes that retry find the first commit instead of writing twice.
   ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload);
+  // The same with options (an empty correlation: the event's).
+  ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
+                         const DoOptions& options);
 
-  // The stream's current state. Fresh by default: a handler often runs
-  // because another process just committed, so a cache hit is brought up to
-  // date with the store (LoadOptions{.fresh = false} trusts it as it is).
+  // The stream's current state (in a PartitionedApp, from its partition).
+  // Fresh by default: a handler often runs because another process just
+  // committed, so a cache hit is brought up to date with the store
+  // (LoadOptions{.fresh = false} trusts it as it is).
   template <class S>
   Snapshot<S> load(const State<S>& state, std::string_view stream, const LoadOptions& options = LoadOptions{.fresh = true}) {
     return detail::typed<S>(load_any(state.model(), stream, options));
@@ -113,6 +122,7 @@ class ReactionContext {
   Snapshot<S> load(const State<S>& state, std::string_view stream, const Actor& reader) {
     return detail::typed<S>(load_for(state.model(), stream, reader));
   }
+  // Reads this app's database (in a PartitionedApp: the handler's partition).
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
   [[noreturn]] void defer_until(Timestamp due) const { throw DeferSignal{due}; }

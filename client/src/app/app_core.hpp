@@ -10,6 +10,7 @@
 #include "app/causation.hpp"
 #include "app/counters.hpp"
 #include "app/observers.hpp"
+#include "app/partition_route.hpp"
 #include "cache/state_cache.hpp"
 #include "react/reactor.hpp"
 
@@ -31,6 +32,8 @@ struct AppCore : std::enable_shared_from_this<AppCore> {
   Observers observers;
   std::optional<AutocloseWindow> autoclose_window;
   std::function<Timestamp()> clock;  // empty: the system clock
+  // Set by PartitionedApp before anything runs; empty for a single database.
+  std::optional<PartitionRoute> route;
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;
 

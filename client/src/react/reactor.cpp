@@ -80,7 +80,10 @@ void Reactor::initialize() {
   for (const auto& projection : registry_->projections()) {
     if (projection->setup) core_.transact(projection->setup);
   }
-  const std::vector<SubscriptionSpec>& fixed = registry_->static_subscriptions();
+  // In a partitioned app, a row whose literal source is another partition's is that partition's.
+  std::vector<SubscriptionSpec> hosted;
+  const std::vector<SubscriptionSpec>& all = registry_->static_subscriptions();
+  const std::vector<SubscriptionSpec>& fixed = core_.route ? (hosted = core_.route->hosted(all)) : all;
   if (!fixed.empty()) {
     for (const SubscriptionSpec& spec : fixed)
       reconcile_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));

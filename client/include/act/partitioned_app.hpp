@@ -1,0 +1,111 @@
+#pragma once
+// One App per partition of a partitioned deployment (docs/scale-out.md),
+// each on its partition's database; calls for a stream go straight to the
+// app of its partition, with no router in between.
+//
+//   act::PartitionMap map({"host=node-a dbname=act_p0", "host=node-b dbname=act_p1",
+//                          "host=node-a dbname=act_p2", "host=node-b dbname=act_p3"});
+//   act::PartitionedApp app(std::move(map), [&](std::shared_ptr<act::ConnectionPool> pool) {
+//     return act::app(std::move(pool)).with(tickets).on<Opened>("Opened").handle(...);
+//   });
+//   app.do_action("open", {"ticket-1", actor}, Open{...});   // on partition 3's database
+//   app.start();                                               // every partition's workers
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "act/app.hpp"
+#include "act/partitions.hpp"
+
+namespace act {
+
+namespace detail {
+// Rethrows the exception in flight; a StoreError (not yet a PartitionError)
+// becomes a PartitionError naming the partition.
+[[noreturn]] void rethrow_in_partition(std::int32_t partition, std::int32_t partitions);
+}  // namespace detail
+
+class PartitionedApp {
+ public:
+  // Builds the app of each partition on its pool; called once per
+  // partition, in partition order, and must build on the pool it is given.
+  using Factory = std::function<AppBuilder(std::shared_ptr<ConnectionPool> pool)>;
+  using PartitionFactory = std::function<AppBuilder(std::shared_ptr<ConnectionPool> pool, std::int32_t partition)>;
+
+  PartitionedApp(PartitionMap map, const Factory& build);
+  PartitionedApp(PartitionMap map, const PartitionFactory& build);
+  PartitionedApp(PartitionedApp&&) noexcept = default;
+  PartitionedApp& operator=(PartitionedApp&&) noexcept = default;
+  ~PartitionedApp();  // shutdown() first: no worker of one partition outlives the others' apps
+
+  const PartitionMap& map() const noexcept { return map_; }
+  std::int32_t partitions() const noexcept { return map_.partitions(); }
+  std::int32_t partition_of(std::string_view stream) const { return map_.partition_of(stream); }
+  // A partition's own app, for what is not routed here (queries, admin
+  // selectors, close, rebuild): std::out_of_range outside 0 .. partitions() - 1.
+  App& app(std::int32_t partition);
+  App& app_for(std::string_view stream) { return app(partition_of(stream)); }
+
+  // App::do_action and App::load on the stream's partition. Infrastructure
+  // failures there (an unreachable database) are PartitionErrors naming it.
+  ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
+                         const DoOptions& options = {});
+
+  template <class S>
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const LoadOptions& options = {}) {
+    return on_stream(stream, [&](App& app) { return app.load(state, stream, options); });
+  }
+  template <class S>
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const AsOf& as_of) {
+    return on_stream(stream, [&](App& app) { return app.load(state, stream, as_of); });
+  }
+  template <class S>
+  Snapshot<S> load(const State<S>& state, std::string_view stream, const Actor& reader) {
+    return on_stream(stream, [&](App& app) { return app.load(state, stream, reader); });
+  }
+  std::int64_t forget(std::string_view stream);
+
+  // Every partition's app in turn, counts summed. A partition whose database
+  // cannot be reached does not stop the others: drain and settle report it
+  // as a failure with no target (its error names the partition), correlate
+  // and start throw its PartitionError once the others have run.
+  // CorrelateResult::checkpoint is -1: each partition has its own.
+  CorrelateResult correlate();
+  DrainResult drain();
+  // Settles partition after partition, and again while a round made
+  // progress: a reaction of one partition may have committed to another
+  // that had settled already. Each app's on_settled hears its own part.
+  SettleResult settle(const SettleOptions& options = {});
+  SettleResult settle_or_throw(SettleOptions options = {});
+  // Each partition's workers: its lanes claim and its waker waits on its own database.
+  void start(const WorkerOptions& options = {});
+  void shutdown();
+  // The grace is for all partitions together, not for each.
+  void shutdown(std::chrono::milliseconds grace);
+
+ private:
+  template <class F>
+  auto on_partition(std::int32_t partition, F&& work) -> decltype(work(std::declval<App&>())) {
+    App& target = app(partition);
+    try {
+      return work(target);
+    } catch (...) {
+      detail::rethrow_in_partition(partition, partitions());
+    }
+  }
+  template <class F>
+  auto on_stream(std::string_view stream, F&& work) -> decltype(work(std::declval<App&>())) {
+    return on_partition(partition_of(stream), std::forward<F>(work));
+  }
+
+  PartitionMap map_;
+  std::vector<App> apps_;  // index = partition
+};
+
+}  // namespace act
