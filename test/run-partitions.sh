@@ -11,7 +11,9 @@
 # commits go through; partition 1 moves to node A by pg_dump / pg_restore and
 # ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
 # truncate) answer for all four. Directly, a partition database refuses
-# another partition's stream with 22023.
+# another partition's stream with 22023. Last, the C++ client's
+# build/partition_tests runs on the partition databases (ACT_PARTITIONS),
+# and again with node B stopped for its node-down tests.
 # Usage: test/run-partitions.sh [WORK_DIR]   (default: a new temporary one)
 # Details go to stderr; the last line is "partitions: N passed, M failed".
 set -uo pipefail
@@ -363,7 +365,37 @@ check "act.truncate through the router: both streams now hold their seed alone" 
   test "$(router -c "SELECT count(*) FROM act.query('ticket-1', with_snaps => true)" \
                  -c "SELECT count(*) FROM act.query('ticket-7', with_snaps => true)")" = "$(printf '1\n1')"
 
-for node in router b a; do
+# 12. The C++ client routing itself (build/partition_tests, GoogleTest) on
+#     the partition databases directly, each test counted as a check here;
+#     then node B (partition 3, now that 1 moved) stopped around its
+#     node-down tests alone.
+partition_tests() {  # partition_tests LABEL [gtest arguments...]
+  local label=$1 out="$dir/partition_tests.$1.out" status ok bad
+  shift
+  [ -x build/partition_tests ] || { check "build/partition_tests is built (cmake --build build)" false; return; }
+  build/partition_tests --gtest_brief=1 "$@" >"$out" 2>&1
+  status=$?
+  ok=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) tests\{0,1\}\..*/\1/p' "$out")
+  # --gtest_brief prints each failed or skipped test once, and no count of them.
+  bad=$(grep -c '^\[  \(FAILED\|SKIPPED\) *\] [A-Za-z]' "$out")
+  ok=${ok:-0}
+  # A crash, or a run that ran nothing, still counts once.
+  if [ "$bad" -eq 0 ] && { [ "$status" -ne 0 ] || [ "$ok" -eq 0 ]; }; then bad=1; fi
+  passed=$((passed + ok))
+  failed=$((failed + bad))
+  if [ "$bad" -gt 0 ]; then
+    echo "--- $suite: partition_tests ($label):" >&2
+    cat "$out" >&2
+  fi
+}
+ACT_PARTITIONS=$(for p in 0 1 2 3; do printf '%s user=postgres;' "$(conninfo $p)"; done)
+export ACT_PARTITIONS
+partition_tests routed --gtest_filter='-NodeDownTest.*'
+scripts/cluster.sh stop "$dir/b" || check "node B stops without a crash in its log" false
+ACT_PARTITIONS_DOWN=$(for p in 0 1 2 3; do [ "$(node_of $p)" = b ] && printf '%s,' $p; done) \
+  partition_tests node-down --gtest_filter='NodeDownTest.*'
+
+for node in router a; do
   scripts/cluster.sh stop "$dir/$node" || check "node $node stops without a crash in its log" false
 done
 summary
