@@ -104,7 +104,8 @@ TEST_F(CrossPartitionTest, ARetriedHandlerWritesOnceDownstreamWithAnIdempotencyK
   std::mutex mutex;
   std::vector<std::int64_t> answered;  // the downstream id each attempt was answered with
   PartitionedApp app = forwarding(source, [&](const Incremented&, ReactionContext& context) {
-    const std::string key = "forward-" + std::to_string(context.event().id);
+    // Stream and version name the event in every partition (ids are per partition).
+    const std::string key = "forward-" + context.event().stream + "-" + std::to_string(context.event().version);
     const ActionResult done = context.do_action("increment", {downstream, kBot, {}}, Increment{1},
                                                 DoOptions{.correlation = {}, .idempotency_key = key});
     {
