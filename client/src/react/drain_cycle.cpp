@@ -39,9 +39,12 @@ void log_unknown(const CycleDeps& deps, const Lane& lane, const Lease& lease, co
 
 struct Handed {
   std::vector<Committed> events;  // as handlers are declared for them (upcast)
-  // As stored, in an app with personal data: its views are made from these
-  // and then upcast, so an upcaster sees an older shape's personal fields.
+  // As stored, kept only when personal data meets an upcaster: views are
+  // made from these and then upcast, so an upcaster sees an older shape's
+  // personal fields. Empty: `events` are as stored.
   std::vector<Committed> stored;
+
+  const std::vector<Committed>& as_stored() const { return stored.empty() ? events : stored; }
   std::int64_t fetched_to = -1;  // the watermark once they are handled
 };
 
@@ -70,7 +73,9 @@ Handed handed_events(const CycleDeps& deps, const Lane& lane, ClaimedLease& clai
     if (!unknown.empty()) log_unknown(deps, lane, lease, unknown, claimed.events.size() - handed.events.size());
   }
   // Selected by their stored names, handled as the versions handlers declare.
-  if (registry.has_personal_data()) handed.stored = handed.events;
+  if (registry.has_personal_data() &&
+      std::any_of(handed.events.begin(), handed.events.end(), [&](const Committed& e) { return registry.upcasts(e.name); }))
+    handed.stored = handed.events;
   for (Committed& event : handed.events) registry.upcast(event);
   return handed;
 }
@@ -115,7 +120,7 @@ void show_personal_data(const Registry& registry, const Handed& handed, std::vec
   if (!registry.has_personal_data()) return;
   for (Payload& payload : payloads) {
     std::vector<Committed>& view = payload.reaction->discloses_pii ? views.disclosed : views.stripped;
-    if (view.empty()) view = registry.personal_view(handed.stored, payload.reaction->discloses_pii);
+    if (view.empty()) view = registry.personal_view(handed.as_stored(), payload.reaction->discloses_pii);
     payload.event = &view[static_cast<std::size_t>(payload.event - handed.events.data())];
   }
 }
@@ -125,7 +130,7 @@ Outcome handle(CycleDeps& deps, const Lease& lease, const Handed& handed) {
   const std::int64_t fetched_to = handed.fetched_to;
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
-    const std::vector<Committed> view = deps.registry.personal_view(handed.stored, projection->discloses_pii);
+    const std::vector<Committed> view = deps.registry.personal_view(handed.as_stored(), projection->discloses_pii);
     return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to);
   }
   std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
