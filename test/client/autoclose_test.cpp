@@ -25,13 +25,6 @@ class AutocloseTest : public DatabaseTest {
     state_ = counter_state(options);
     return app(pool_).with(state_).clock(std::move(clock)).build();
   }
-  std::int64_t events_in(const std::string& s) {
-    Query query;
-    query.stream = s;
-    query.with_snaps = true;
-    query.after = -1;
-    return store_->query(query, [](const Committed&) {});
-  }
   // The name of the stream's last event, snapshots and tombstones included.
   std::string last_event(const std::string& s) {
     StatsQuery query;

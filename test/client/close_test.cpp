@@ -21,13 +21,6 @@ class CloseTest : public CounterAppTest {
     for (int i = 0; i < increments; ++i) (through ? *through : *app_).do_action("increment", {s, kAnn, {}}, Increment{1});
     return s;
   }
-  std::int64_t events_in(const std::string& s) {
-    Query query;
-    query.stream = s;
-    query.with_snaps = true;
-    query.after = 0;
-    return store_->query(query, [](const Committed&) {});
-  }
 };
 
 TEST_F(CloseTest, RetiringDeletesTheHistoryAndClosesTheStream) {

@@ -75,6 +75,14 @@ Subscription DatabaseTest::subscription(const std::string& target) const {
   return rows.empty() ? Subscription{} : rows.front();
 }
 
+std::int64_t DatabaseTest::events_in(const std::string& stream) const {
+  Query query;
+  query.stream = stream;
+  query.with_snaps = true;
+  query.after = -1;  // from the first event, not the latest snapshot
+  return store_->query(query, [](const Committed&) {});
+}
+
 std::uint64_t statements(const ConnectionPool& pool) { return pool.stats().statements; }
 
 }  // namespace act::test

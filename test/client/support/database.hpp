@@ -3,6 +3,7 @@
 // environment points at; dropped when the suite ends.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,8 @@ class DatabaseTest : public ::testing::Test {
   std::string stream(std::string_view prefix = "s") const;
   // The target's subscription row (a default one when there is none yet).
   Subscription subscription(const std::string& target) const;
+  // How many events the stream holds, snapshots and tombstones included.
+  std::int64_t events_in(const std::string& stream) const;
 
   std::shared_ptr<ConnectionPool> pool_;
   std::unique_ptr<Store> store_;
