@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.." || { echo "0 1"; exit 0; }
 suite=prometheus
 # shellcheck source=test/operations/checks.sh
 source test/operations/checks.sh
+# shellcheck source=test/operations/exporter.sh
+source test/operations/exporter.sh
 queries=$PWD/monitoring/prometheus/queries.yaml
 alerts=monitoring/prometheus/alerts.yaml
 for tool in "$exporter" curl; do
@@ -32,13 +34,6 @@ role=act_prometheus_$$
 mkdir -p "$work"
 log=$work/prometheus-exporter.log
 scrape=$work/prometheus.metrics
-exporter_pid=""
-stop_exporter() {
-  [ -n "$exporter_pid" ] || return 0
-  kill "$exporter_pid" 2>/dev/null
-  wait "$exporter_pid" 2>/dev/null
-  exporter_pid=""
-}
 cleanup() {
   stop_exporter
   dropdb --if-exists "$db" >/dev/null 2>&1
@@ -88,30 +83,9 @@ mode=$(sql "$db" -c 'SELECT act.mode()')
 check "the marker zq7 is there to leak: act.lag() shows it in streams and errors" \
   test "$(sql "$db" -c 'SELECT stream, error FROM act.lag()' | grep -c zq7)" -ge 4
 
-# Starts the exporter on a free port of 127.0.0.1 (another one when the port
-# is taken: the exporter exits), for at most five minutes; sets port.
-start_exporter() {
-  local dsn="host=${PGHOST:-/var/run/postgresql} port=${PGPORT:-5432} user=$role dbname=$db"
-  [[ ${PGHOST:-/} == /* ]] && dsn+=" sslmode=disable"
-  local attempt tick
-  for attempt in 1 2 3 4 5; do
-    port=$((20000 + RANDOM % 20000))
-    DATA_SOURCE_NAME=$dsn timeout 300 "$exporter" --web.listen-address="127.0.0.1:$port" \
-      --extend.query-path="$queries" --disable-default-metrics --disable-settings-metrics \
-      --no-collector.database --no-collector.bgwriter >"$log" 2>&1 &
-    exporter_pid=$!
-    for tick in $(seq 100); do
-      grep -q "msg=\"Listening on\" address=127.0.0.1:$port" "$log" && return 0
-      kill -0 "$exporter_pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    echo "--- $suite: the exporter did not listen on 127.0.0.1:$port (attempt $attempt, ${tick} waits):" >&2
-    sed 's/^/  | /' "$log" >&2
-    stop_exporter
-  done
-  return 1
-}
-if ! start_exporter; then
+dsn="host=${PGHOST:-/var/run/postgresql} port=${PGPORT:-5432} user=$role dbname=$db"
+[[ ${PGHOST:-/} == /* ]] && dsn+=" sslmode=disable"
+if ! start_exporter "$exporter" "$dsn" "$queries" "$log"; then
   failed=$((failed + 1))
   finish
 fi
@@ -146,7 +120,7 @@ compare() {  # compare A OP B: numbers, both present; OP is == > >=
 }
 
 before=$(from_sql)
-check "the exporter answers /metrics" curl -sS --max-time 20 -o "$scrape" "http://127.0.0.1:$port/metrics"
+check "the exporter answers /metrics" curl -sS --max-time 20 -o "$scrape" "http://127.0.0.1:$exporter_port/metrics"
 after=$(from_sql)
 samples=$(from_scrape)
 
