@@ -6,8 +6,13 @@
 # Through the router: 400 commits land in their partitions (checked against
 # SHA-256 computed here by Python), ids gapless per partition, every stream
 # read back; a same-stream race keeps 40001 and loses no version; claims per
-# partition hand every event once; with node B stopped only partitions 1 and
-# 3 fail, by name, and act.partitions() says so; once it is back the failed
+# partition hand every event once; the monitoring calls (act.status_p,
+# act.lag_p, act.metrics_p, act.status_by_partition, act.lag_by_partition,
+# act.metrics) answer what each partition's own act.status(), act.lag() and
+# act.metrics() do, the partition named, also to prometheus-postgres-exporter
+# with monitoring/prometheus/router-queries.yaml; with node B stopped only
+# partitions 1 and 3 fail, by name, act.partitions() and the monitoring calls
+# say so and go on with 0 and 2; once it is back the failed
 # commits go through; partition 1 moves to node A by pg_dump / pg_restore and
 # ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
 # truncate) answer for all four. Directly, a partition database refuses
@@ -21,6 +26,8 @@ cd "$(dirname "$0")/.."
 suite=partitions
 # shellcheck source=test/operations/checks.sh
 source test/operations/checks.sh
+# shellcheck source=test/operations/exporter.sh
+source test/operations/exporter.sh
 
 summary() {
   echo "partitions: $passed passed, $failed failed"
@@ -55,6 +62,7 @@ for node in a b router; do
   [ -e "$dir/$node" ] && give_up "$dir/$node exists already: give an empty work directory"
 done
 cleanup() {
+  stop_exporter
   for node in router b a; do scripts/cluster.sh stop "$dir/$node" >/dev/null 2>&1; done
   if $own_dir; then rm -rf "$dir"; fi
 }
@@ -271,7 +279,113 @@ check "the follower was handed its stream's 11 events, in partition 3" \
 check "after the acks nothing is left to claim" \
   test "$(router -c "SELECT count(*) FROM generate_series(0, 3) AS p, act.claim_p(p, 10, 10, 'late', 1000)")" = 0
 
-# 8. Node B stopped: partitions 1 and 3 fail by name, 0 and 2 go on.
+# 8. Monitoring through the router, every node up. Work for it: a
+#    subscription in lane "watch" following a stream of partition 2, and a
+#    commit in partition 0, then one in partition 2 (the drain above left no
+#    work), so the oldest waiting work is the source-less target's in 0. The
+#    exporter connects as a role whose user mapping reaches the partitions as
+#    act_reader alone.
+in_partition() {  # in_partition P: a stream of partition P
+  router -c "SELECT s FROM generate_series(1, 100) AS i, concat('watched-', i) AS s WHERE act.partition_of(s) = $1 LIMIT 1"
+}
+earlier=$(in_partition 0)
+watched=$(in_partition 2)
+router -o /dev/null -c "SELECT * FROM act.subscribe('[{\"stream\": \"watcher\", \"source\": \"$watched\", \"lane\": \"watch\"}]')" \
+  -c "SELECT * FROM act.commit('$earlier', '[{\"name\": \"Watched\"}]')" \
+  -c "SELECT * FROM act.commit('$watched', '[{\"name\": \"Watched\"}]')"
+# direct P SQL [-c SQL...]: the answers in partition P's own database.
+direct() {
+  local p=$1
+  shift
+  on "$(node_of "$p")" "act_p$p" -c "$@"
+}
+waiting_0=$(direct 0 "SELECT id FROM act.events WHERE stream = '$earlier'")
+waiting_2=$(direct 2 "SELECT id FROM act.events WHERE stream = '$watched'")
+status_columns="mode, horizon, max_event_id, subscriptions, with_work, blocked, leased, expired_leases"
+lag_columns="stream, lane_name, at, work_mark, waiting_id, waiting_since, blocked, error, leased_by, retry"
+# The samples that stay put between two readings (no ages; the log's tree
+# may grow as the node seals it).
+steady="metric !~ '_seconds\$' AND metric !~ '^pg_act_log_'"
+for p in 0 1 2 3; do
+  check "act.status_p($p), act.lag_p($p) and act.metrics_p($p) answer what act_p$p's own calls do" \
+    test "$(router -c "SELECT $status_columns FROM act.status_p($p)" -c "SELECT $lag_columns FROM act.lag_p($p)" \
+                   -c "SELECT metric, labels, value FROM act.metrics_p($p) WHERE $steady")" = \
+    "$(direct $p "SELECT $status_columns FROM act.status()" -c "SELECT $lag_columns FROM act.lag()" \
+                 -c "SELECT metric, labels, value FROM act.metrics() WHERE $steady")"
+done
+status_line="format('%s|%s|%s|%s|%s|%s|%s', partition, reachable, error, horizon, max_event_id, subscriptions, with_work)"
+check "act.status_by_partition(): a row per partition, reachable, with its own horizon, head, subscriptions and work" \
+  test "$(router -c "SELECT $status_line FROM act.status_by_partition()")" = \
+  "$(for p in 0 1 2 3; do
+       direct $p "SELECT format('%s|t||%s|%s|%s|%s', $p, act.horizon(), act.max_event_id(), subscriptions, with_work)
+                    FROM act.status()"
+     done)"
+lag_line="string_agg(concat_ws(':', partition, stream, lane_name, waiting_id), ' ' ORDER BY ordinality)"
+check "act.lag_by_partition(): the work of partitions 0 and 2, the oldest first, each with its partition and waiting event" \
+  test "$(router -c "SELECT $lag_line FROM act.lag_by_partition() WITH ORDINALITY")" = \
+  "0:audit:default:$waiting_0 2:audit:default:$waiting_2 2:watcher:watch:$waiting_2"
+check "act.lag_by_partition(NULL, 2) stops at 2 rows over all partitions; lane watch is the watcher alone" \
+  test "$(router -c "SELECT $lag_line FROM act.lag_by_partition(NULL, 2) WITH ORDINALITY" \
+                 -c "SELECT $lag_line FROM act.lag_by_partition('watch') WITH ORDINALITY")" = \
+  "$(printf '0:audit:default:%s 2:audit:default:%s\n2:watcher:watch:%s' "$waiting_0" "$waiting_2" "$waiting_2")"
+check "act.lag_by_partition with max_rows 0 is refused (22023), not read as every partition failing" \
+  test "$(sqlstate router router "SELECT * FROM act.lag_by_partition(NULL, 0)")" = 22023
+check "act.metrics() on the router: pg_act_partition_up 1 for each partition" \
+  test "$(router -c "SELECT string_agg(format('%s=%s', labels ->> 'partition', value), ' ')
+                       FROM act.metrics() WHERE metric = 'pg_act_partition_up'")" = "0=1 1=1 2=1 3=1"
+for p in 0 1 2 3; do
+  check "act.metrics() on the router: the samples labelled partition $p are act_p$p's act.metrics()" \
+    test "$(router -c "SELECT metric, labels - 'partition', value FROM act.metrics()
+                        WHERE labels ->> 'partition' = '$p' AND metric <> 'pg_act_partition_up' AND $steady")" = \
+    "$(direct $p "SELECT metric, labels, value FROM act.metrics() WHERE $steady")"
+done
+check "act.metrics() on the router: every sample labelled with its partition, no label but partition and lane" \
+  test "$(router -c "SELECT count(*) > 40 AND bool_and(labels ? 'partition' AND labels - 'partition' - 'lane' = '{}')
+                       FROM act.metrics()")" = t
+check "act.metrics() on the router: lane watch has work in partition 2 alone" \
+  test "$(router -c "SELECT string_agg(format('%s=%s', labels ->> 'partition', value), ' ') FROM act.metrics()
+                      WHERE metric = 'pg_act_subscriptions_with_work' AND labels ->> 'lane' = 'watch'")" = "2=1"
+for node in a b; do
+  on $node postgres -c 'CREATE ROLE act_monitor LOGIN IN ROLE act_reader'
+done
+router -c 'CREATE ROLE monitor LOGIN IN ROLE act_router_user' \
+  -c "CREATE USER MAPPING FOR monitor SERVER act_cluster OPTIONS (user 'act_monitor')"
+check "the monitor role reads every partition's status through the router" \
+  test "$(router -c "SET ROLE monitor" -c "SELECT bool_and(reachable) AND count(*) = 4 FROM act.status_by_partition()")" = t
+check "the monitor role may not commit through the router (42501 from the partition)" \
+  test "$(sqlstate router router "SET ROLE monitor; SELECT * FROM act.commit('$earlier', '[{\"name\": \"Sneaky\"}]')")" = 42501
+
+# prometheus-postgres-exporter on the router with router-queries.yaml, as monitor.
+# shellcheck disable=SC1091
+monitor_dsn=$(source "$dir/router/env" && echo "host=$PGHOST port=$PGPORT user=monitor dbname=router sslmode=disable")
+# scrape NAME: the exporter's pg_act_* samples and its scrape error, without
+# the label server, in $dir/scrape.NAME; fails when the exporter does not answer.
+scrape() {
+  curl -sS --max-time 20 "http://127.0.0.1:$exporter_port/metrics" >"$dir/scrape.$1.raw" &&
+    grep -E '^(pg_act_|pg_exporter_last_scrape_error )' "$dir/scrape.$1.raw" |
+    sed 's/,server="[^"]*"//; s/{server="[^"]*"}//' >"$dir/scrape.$1"
+}
+# samples NAME METRIC: METRIC's samples in scrape NAME, one line.
+samples() { grep "^$2[{ ]" "$dir/scrape.$1" | tr '\n' ' ' | sed 's/ $//'; }
+if ! command -v prometheus-postgres-exporter >/dev/null || ! command -v curl >/dev/null; then
+  check "prometheus-postgres-exporter and curl are installed (scripts/deps.sh installs them)" false
+elif ! start_exporter prometheus-postgres-exporter "$monitor_dsn" "$PWD/monitoring/prometheus/router-queries.yaml" \
+       "$dir/exporter.log"; then
+  check "prometheus-postgres-exporter starts on the router (its log: $dir/exporter.log)" false
+else
+  check "the exporter on the router answers" scrape up
+  check "the exporter: pg_act_partition_up 1 for each partition, no scrape error" \
+    test "$(samples up pg_act_partition_up) $(samples up pg_exporter_last_scrape_error)" = \
+    "$(printf 'pg_act_partition_up{partition="%s"} 1 ' 0 1 2 3)pg_exporter_last_scrape_error 0"
+  check "the exporter: pg_act_horizon of each partition is that partition's act.horizon()" \
+    test "$(samples up pg_act_horizon)" = \
+    "$(for p in 0 1 2 3; do printf 'pg_act_horizon{partition="%s"} %s ' $p "$(direct $p 'SELECT act.horizon()')"; done |
+       sed 's/ $//')"
+  check "the exporter: lane watch has work in partition 2" \
+    test "$(samples up pg_act_subscriptions_with_work | grep -o 'lane="watch"[^ ]* [0-9]*')" = 'lane="watch",partition="2"} 1'
+fi
+
+# 9. Node B stopped: partitions 1 and 3 fail by name, 0 and 2 go on.
 scripts/cluster.sh stop "$dir/b" || check "node B stops without a crash" false
 router >/dev/null <<'SQL'
 CREATE TABLE attempts (stream text, partition int, committed boolean, error text);
@@ -301,8 +415,41 @@ check "node B down: act.partitions() reports 1 and 3 unreachable, 0 and 2 with t
 unblock_error=$(error_of router router "SELECT act.unblock('[\"audit\"]')")
 check "node B down: an admin loop applies partitions 0 and 2 and names 1 and 3" \
   grep -q 'act.unblock failed on partition 1, 3 (applied on 0, 2)' <<<"$unblock_error"
+horizon_0=$(direct 0 'SELECT act.horizon()')
+horizon_2=$(direct 2 'SELECT act.horizon()')
+check "node B down: act.status_by_partition() reports 1 and 3 unreachable, each error naming its database, 0 and 2 with their own horizons" \
+  test "$(router -c "SELECT string_agg(format('%s:%s:%s:%s', partition, reachable, horizon,
+                                              strpos(error, '[act_p' || partition || ']') > 0), ' ' ORDER BY partition)
+                       FROM act.status_by_partition()")" = "0:t:$horizon_0: 1:f::t 2:t:$horizon_2: 3:f::t"
+check "node B down: act.metrics() has pg_act_partition_up 0 for 1 and 3, 1 and the horizons for 0 and 2" \
+  test "$(router -c "SELECT string_agg(format('%s{%s} %s', metric, labels ->> 'partition', value), ' ')
+                       FROM act.metrics() WHERE metric IN ('pg_act_partition_up', 'pg_act_horizon')")" = \
+  "pg_act_horizon{0} $horizon_0 pg_act_horizon{2} $horizon_2 pg_act_partition_up{0} 1 pg_act_partition_up{1} 0 pg_act_partition_up{2} 1 pg_act_partition_up{3} 0"
+check "node B down: act.metrics() has no other sample of 1 and 3, and the samples of 0 and 2 still flow" \
+  test "$(router -c "SELECT count(*) FILTER (WHERE labels ->> 'partition' IN ('1', '3') AND metric <> 'pg_act_partition_up')
+                            || ' ' || (count(*) FILTER (WHERE labels ->> 'partition' = '0') > 10)
+                            || ' ' || (count(*) FILTER (WHERE labels ->> 'partition' = '2') > 10) FROM act.metrics()")" = "0 true true"
+lag_warning=$(psql_on router router -c "SELECT $lag_line FROM act.lag_by_partition() WITH ORDINALITY" 2>&1 >"$dir/lag.down")
+check "node B down: act.lag_by_partition() still answers with the work of 0 and 2" \
+  test "$(cat "$dir/lag.down")" = "0:audit:default:$waiting_0 2:audit:default:$waiting_2 2:watcher:watch:$waiting_2"
+# shellcheck disable=SC2016  # $1 is bash -c's
+check "node B down: act.lag_by_partition() warns that it left 1 and 3 out, each error naming its database" \
+  bash -c 'grep -q "^WARNING: *act.lag_by_partition: partition 1, 3 left out" <<<"$1" &&
+           grep -q "partition 1: .*\[act_p1\]" <<<"$1" && grep -q "partition 3: .*\[act_p3\]" <<<"$1"' _ "$lag_warning"
+if [ -n "$exporter_pid" ]; then
+  check "node B down: the exporter on the router answers" scrape down
+  check "node B down: the exporter has pg_act_partition_up 0 for 1 and 3, no scrape error" \
+    test "$(samples down pg_act_partition_up) $(samples down pg_exporter_last_scrape_error)" = \
+    "$(printf 'pg_act_partition_up{partition="%s"} %s ' 0 1 1 0 2 1 3 0)pg_exporter_last_scrape_error 0"
+  check "node B down: the exporter has the horizons of 0 and 2 alone" \
+    test "$(samples down pg_act_horizon)" = "pg_act_horizon{partition=\"0\"} $horizon_0 pg_act_horizon{partition=\"2\"} $horizon_2"
+  exporter_errors=$(grep -E 'level=error|Error running query' "$dir/exporter.log")
+  check "node B down: the exporter logs no failed query${exporter_errors:+ (below)}" test -z "$exporter_errors"
+  [ -n "$exporter_errors" ] && echo "$exporter_errors" >&2
+  stop_exporter
+fi
 
-# 9. Node B back: the failed commits go through and everything reads back.
+# 10. Node B back: the failed commits go through and everything reads back.
 start_again b || check "node B starts again" false
 check "node B back: act.partitions() reports every partition reachable" \
   test "$(router -c "SELECT bool_and(reachable) FROM act.partitions()")" = t
@@ -312,7 +459,7 @@ check "node B back: the failed commits succeed when retried" \
 check "node B back: each outage stream reads back with its one event" \
   test "$(router -c "SELECT count(*) FROM attempts a, act.query(a.stream) AS e WHERE e.version = 0")" = 40
 
-# 10. Moving partition 1 from node B to node A: the router stops sending to
+# 11. Moving partition 1 from node B to node A: the router stops sending to
 #     it, its database is dumped and restored on A, the router's p1 points
 #     at the copy.
 bindir=$(pg_config --bindir)
@@ -336,7 +483,7 @@ check "moving: the commit is in the copy on A, the old database on B is as it wa
 check "moving: the copy is still partition 1 of 4" \
   test "$(on a act_p1 -c "SELECT partition || ' of ' || partitions FROM act.hosted_partition()")" = "1 of 4"
 
-# 11. Calls over several partitions, now that all are up.
+# 12. Calls over several partitions, now that all are up.
 streams_stored=$(for p in 0 1 2 3; do
   on "$(node_of $p)" "act_p$p" -c 'SELECT count(DISTINCT stream) FROM act.events'
 done | awk '{ n += $1 } END { print n }')
@@ -365,7 +512,7 @@ check "act.truncate through the router: both streams now hold their seed alone" 
   test "$(router -c "SELECT count(*) FROM act.query('ticket-1', with_snaps => true)" \
                  -c "SELECT count(*) FROM act.query('ticket-7', with_snaps => true)")" = "$(printf '1\n1')"
 
-# 12. The C++ client routing itself (build/partition_tests, GoogleTest) on
+# 13. The C++ client routing itself (build/partition_tests, GoogleTest) on
 #     the partition databases directly, each test counted as a check here;
 #     then node B (partition 3, now that 1 moved) stopped around its
 #     node-down tests alone.

@@ -38,13 +38,16 @@
 --   per-partition calls, the partition first: act.claim_p, act.claim_events_p,
 --     act.ack_p, act.block_p, act.wait_p, act.horizon_p, act.max_event_id_p,
 --     act.query_p, act.query_streams_p, act.query_stats_p, act.verify_p,
---     act.subscribe_p, act.truncate_p and act.defer_p / reset_p / unblock_p /
---     prioritize_p;
+--     act.subscribe_p, act.truncate_p, act.defer_p / reset_p / unblock_p /
+--     prioritize_p and act.status_p, act.lag_p, act.metrics_p;
 --   loops over partitions: act.subscribe, act.defer, act.reset, act.unblock,
 --     act.prioritize (each partition applied on its own, a failing one named
 --     after the others were applied; all of them idempotent, so a retry is
---     safe) and act.partitions() (a monitoring row per partition, a partition
---     that cannot be reached reported, not raised).
+--     safe);
+--   monitoring over every partition, a partition that cannot be reached
+--     reported, not raised: act.partitions(), act.status_by_partition(),
+--     act.lag_by_partition() and act.metrics() (the contract's, each sample
+--     labelled with its partition, plus pg_act_partition_up).
 -- Every forwarded call is its own transaction on its partition, committed
 -- when it returns, whatever the caller's transaction does afterwards; a call
 -- that spans partitions is not atomic across them. Errors keep their SQLSTATE
@@ -97,6 +100,39 @@ CREATE TYPE act.subscriptions AS (
   lane          text,
   deferred_at   timestamptz,
   correlated_at bigint
+);
+-- The rows of pg_act's monitoring calls act.status(), act.lag() and act.metrics().
+CREATE TYPE act.status_row AS (
+  mode             text,
+  horizon          bigint,
+  max_event_id     bigint,
+  sealed_size      bigint,
+  subscriptions    bigint,
+  with_work        bigint,
+  blocked          bigint,
+  leased           bigint,
+  expired_leases   bigint,
+  oldest_work_age  interval,
+  horizon_held_for interval
+);
+CREATE TYPE act.lag_row AS (
+  stream        text,
+  lane_name     text,
+  at            bigint,
+  work_mark     bigint,
+  waiting_id    bigint,
+  waiting_since timestamptz,
+  age           interval,
+  blocked       boolean,
+  error         text,
+  leased_by     text,
+  leased_until  timestamptz,
+  retry         int
+);
+CREATE TYPE act.metric_row AS (
+  metric text,
+  labels jsonb,
+  value  double precision
 );
 
 -- Partitions
@@ -255,7 +291,10 @@ BEGIN
     ('defer', 'selector jsonb, until timestamptz', 'int'),
     ('reset', 'selector jsonb', 'int'),
     ('unblock', 'selector jsonb', 'int'),
-    ('prioritize', 'selector jsonb, priority int', 'int')) AS t(name, arguments, result)
+    ('prioritize', 'selector jsonb, priority int', 'int'),
+    ('status', '', 'SETOF act.status_row'),
+    ('lag', 'lane text DEFAULT NULL, max_rows int DEFAULT 20', 'SETOF act.lag_row'),
+    ('metrics', '', 'SETOF act.metric_row')) AS t(name, arguments, result)
   LOOP
     EXECUTE format($create$
       CREATE FUNCTION act.%I(partition int%s) RETURNS %s LANGUAGE plproxy AS $proxy$
@@ -482,10 +521,16 @@ LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp
 RETURN act._admin_fan_out('act.prioritize', 'SELECT act.prioritize_p($1, $3 -> 0, ($3 ->> 1)::int) AS n',
                           jsonb_build_array(selector, priority));
 
--- Monitoring: a row per partition; one that cannot be reached is reported
--- (reachable false, the error), not raised.
-CREATE FUNCTION act.partitions()
-RETURNS TABLE(partition int, reachable boolean, horizon bigint, max_event_id bigint, error text)
+-- Monitoring: a dashboard must keep seeing the other partitions when one
+-- node is down, so these calls report a partition that cannot be reached
+-- instead of failing.
+
+-- Runs `call` on every partition in turn, with $1 = the partition and
+-- $2 = `arguments`; returns a row per partition with its rows as a JSON
+-- array, or, when the call failed there, NULL and the error. Read-only calls
+-- only: a failure is reported, never raised.
+CREATE FUNCTION act._each_partition(call text, arguments jsonb DEFAULT NULL)
+RETURNS TABLE(partition int, result jsonb, error text)
 LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   p int;
@@ -493,18 +538,95 @@ BEGIN
   FOR p IN 0 .. act.router_partitions() - 1 LOOP
     partition := p;
     BEGIN
-      SELECT h.horizon, h.max_event_id INTO horizon, max_event_id FROM act._heads_p(p) AS h;
-      reachable := true;
+      EXECUTE format('SELECT coalesce(jsonb_agg(to_jsonb(r)), ''[]'') FROM (%s) AS r', call)
+        INTO result USING p, arguments;
       error := NULL;
     EXCEPTION WHEN OTHERS THEN
-      reachable := false;
-      horizon := NULL;
-      max_event_id := NULL;
-      error := SQLERRM;
+      result := NULL;
+      error := rtrim(SQLERRM, E' \n');
     END;
     RETURN NEXT;
   END LOOP;
 END $$;
+
+-- A row per partition: reachable, its horizon and head, or the error.
+CREATE FUNCTION act.partitions()
+RETURNS TABLE(partition int, reachable boolean, horizon bigint, max_event_id bigint, error text)
+LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT e.partition, e.error IS NULL, h.horizon, h.max_event_id, e.error
+    FROM act._each_partition('SELECT * FROM act._heads_p($1)') AS e,
+         jsonb_to_record(e.result -> 0) AS h(horizon bigint, max_event_id bigint)
+   ORDER BY e.partition
+$$;
+
+-- pg_act's act.status() of every partition, a row each; the figures are
+-- NULL for a partition that cannot be reached.
+CREATE FUNCTION act.status_by_partition()
+RETURNS TABLE(partition int, reachable boolean, error text, mode text, horizon bigint, max_event_id bigint,
+              sealed_size bigint, subscriptions bigint, with_work bigint, blocked bigint, leased bigint,
+              expired_leases bigint, oldest_work_age interval, horizon_held_for interval)
+LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+  SELECT e.partition, e.error IS NULL, e.error, s.*
+    FROM act._each_partition('SELECT * FROM act.status_p($1)') AS e,
+         jsonb_populate_record(NULL::act.status_row, e.result -> 0) AS s
+   ORDER BY e.partition
+$$;
+
+-- pg_act's act.lag() over every partition: each partition's first max_rows
+-- merged in act.lag's order (the oldest waiting event first), max_rows in
+-- all. A partition where the call fails (its node down) has no rows, each
+-- row being a subscription; a WARNING names it, its error in the detail.
+CREATE FUNCTION act.lag_by_partition(lane text DEFAULT NULL, max_rows int DEFAULT 20)
+RETURNS TABLE(partition int, stream text, lane_name text, at bigint, work_mark bigint, waiting_id bigint,
+              waiting_since timestamptz, age interval, blocked boolean, error text, leased_by text,
+              leased_until timestamptz, retry int)
+LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  reached jsonb;
+  missing record;
+BEGIN
+  -- Checked here: every partition refusing it would read as every partition unreachable.
+  IF max_rows IS NULL OR max_rows < 1 THEN
+    RAISE EXCEPTION 'max_rows must be 1 or more, not %', coalesce(max_rows::text, 'NULL')
+      USING ERRCODE = 'invalid_parameter_value';
+  END IF;
+  SELECT jsonb_agg(to_jsonb(e)) INTO reached
+    FROM act._each_partition('SELECT * FROM act.lag_p($1, $2 ->> 0, ($2 ->> 1)::int)',
+                             jsonb_build_array(lane, max_rows)) AS e;
+  SELECT string_agg(e.partition::text, ', ' ORDER BY e.partition) AS partitions,
+         string_agg(format('partition %s: %s', e.partition, e.error), E'\n' ORDER BY e.partition) AS errors
+    INTO missing
+    FROM jsonb_to_recordset(reached) AS e(partition int, error text)
+   WHERE e.error IS NOT NULL;
+  IF missing.partitions IS NOT NULL THEN
+    RAISE WARNING 'act.lag_by_partition: partition % left out, the call failed there', missing.partitions
+      USING DETAIL = missing.errors;
+  END IF;
+  RETURN QUERY
+  SELECT e.partition, l.*
+    FROM jsonb_to_recordset(reached) AS e(partition int, result jsonb),
+         jsonb_populate_recordset(NULL::act.lag_row, e.result) AS l
+   ORDER BY l.waiting_since NULLS LAST, e.partition, l.stream COLLATE "C"
+   LIMIT max_rows;
+END $$;
+
+-- pg_act's act.metrics() over every partition, for one exporter on the
+-- router: each partition's samples with the label "partition", and
+-- pg_act_partition_up, 1 for a partition that answered and 0 for one that
+-- did not, whose samples are then missing.
+CREATE FUNCTION act.metrics() RETURNS TABLE(metric text, labels jsonb, value double precision)
+LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+  WITH reached AS (SELECT * FROM act._each_partition('SELECT * FROM act.metrics_p($1)'))
+  SELECT s.metric, s.labels, s.value
+    FROM (SELECT m.metric, m.labels || jsonb_build_object('partition', e.partition::text) AS labels, m.value,
+                 e.partition
+            FROM reached AS e, jsonb_populate_recordset(NULL::act.metric_row, e.result) AS m
+          UNION ALL
+          SELECT 'pg_act_partition_up', jsonb_build_object('partition', e.partition::text),
+                 CASE WHEN e.error IS NULL THEN 1 ELSE 0 END, e.partition
+            FROM reached AS e) AS s
+   ORDER BY s.metric, s.partition, s.labels
+$$;
 
 -- Grants: one role for every caller of the router (what each may do is
 -- decided by the partitions, for the role its user mapping connects as).
