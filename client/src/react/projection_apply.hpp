@@ -11,6 +11,10 @@
 
 namespace act::react {
 
+// Taken by the transaction that runs a projection's setup: processes
+// starting together would collide on the catalog in CREATE TABLE IF NOT EXISTS.
+inline constexpr const char* kSerializeSetUp = "SELECT pg_advisory_xact_lock(hashtext('act projection setup'))";
+
 // The first `count` events: the batch handler with statements sent one by
 // one, or each event's handler with its statements queued on `queue`, not
 // waited for (the caller finishes the queue, or commits it). `position` is

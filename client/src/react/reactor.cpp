@@ -8,6 +8,7 @@
 #include "app/causation.hpp"
 #include "db/transaction.hpp"
 #include "react/inline_rebuild.hpp"
+#include "react/projection_apply.hpp"
 #include "react/waker.hpp"
 #include "store/reaction_calls.hpp"
 
@@ -78,7 +79,11 @@ void Reactor::initialize() {
   const std::lock_guard lock(initialize_mutex_);
   if (initialized_) return;
   for (const auto& projection : registry_->projections()) {
-    if (projection->setup) core_.transact(projection->setup);
+    if (!projection->setup) continue;
+    core_.transact([&](Sql& sql) {
+      sql.exec(kSerializeSetUp);
+      projection->setup(sql);
+    });
   }
   // In a partitioned app, a row whose literal source is another partition's is that partition's.
   std::vector<SubscriptionSpec> hosted;
