@@ -17,8 +17,9 @@
 # ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
 # truncate) answer for all four. Directly, a partition database refuses
 # another partition's stream with 22023. Last, the C++ client's
-# build/partition_tests runs on the partition databases (ACT_PARTITIONS),
-# and again with node B stopped for its node-down tests.
+# build/partition_tests runs on the partition databases (ACT_PARTITIONS) and
+# a read model database (ACT_READ_MODEL), and again with node B stopped for
+# its node-down tests.
 # Usage: test/run-partitions.sh [WORK_DIR]   (default: a new temporary one)
 # Details go to stderr; the last line is "partitions: N passed, M failed".
 set -uo pipefail
@@ -537,6 +538,12 @@ partition_tests() {  # partition_tests LABEL [gtest arguments...]
 }
 ACT_PARTITIONS=$(for p in 0 1 2 3; do printf '%s user=postgres;' "$(conninfo $p)"; done)
 export ACT_PARTITIONS
+# Read models over all partitions live in a database of their own: a plain
+# one, on the router's cluster (it needs no pg_act).
+# shellcheck disable=SC1091
+ACT_READ_MODEL=$(source "$dir/router/env" && createdb act_read && echo "host=$PGHOST port=$PGPORT dbname=act_read user=postgres") ||
+  check "the read model database act_read is created" false
+export ACT_READ_MODEL
 partition_tests routed --gtest_filter='-NodeDownTest.*'
 scripts/cluster.sh stop "$dir/b" || check "node B stops without a crash in its log" false
 ACT_PARTITIONS_DOWN=$(for p in 0 1 2 3; do [ "$(node_of $p)" = b ] && printf '%s,' $p; done) \

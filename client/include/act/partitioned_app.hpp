@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -24,6 +25,11 @@
 #include "act/partitions.hpp"
 
 namespace act {
+
+namespace partitions {
+class CombinedProjection;
+class CombinedWorker;
+}  // namespace partitions
 
 namespace detail {
 // Rethrows the exception in flight; a StoreError (not yet a PartitionError)
@@ -40,8 +46,8 @@ class PartitionedApp {
 
   PartitionedApp(PartitionMap map, const Factory& build);
   PartitionedApp(PartitionMap map, const PartitionFactory& build);
-  PartitionedApp(PartitionedApp&&) noexcept = default;
-  PartitionedApp& operator=(PartitionedApp&&) noexcept = default;
+  PartitionedApp(PartitionedApp&&) noexcept;
+  PartitionedApp& operator=(PartitionedApp&&) noexcept;
   ~PartitionedApp();  // shutdown() first: no worker of one partition outlives the others' apps
 
   const PartitionMap& map() const noexcept { return map_; }
@@ -51,6 +57,26 @@ class PartitionedApp {
   // selectors, close, rebuild): std::out_of_range outside 0 .. partitions() - 1.
   App& app(std::int32_t partition);
   App& app_for(std::string_view stream) { return app(partition_of(stream)); }
+
+  // A projection over every partition into one read model, kept in
+  // read_model's database (docs/scale-out.md, "One read model for all
+  // partitions"). Its position is a vector, the last id applied from each
+  // partition, stored there in act_partition_positions by the transaction
+  // of the handlers' writes: exactly once, whichever process applies it.
+  // drain, settle and start run it with the partitions' reactions. Not for
+  // the partitions' own apps: a projection given to them is one per
+  // partition, each in its partition's database. Throws
+  // std::invalid_argument for an inline projection or a target added
+  // twice, std::logic_error once the workers have started.
+  void add(const Projection& projection, std::shared_ptr<ConnectionPool> read_model);
+  // Its positions, index = partition (0: nothing applied yet).
+  std::vector<std::int64_t> positions(const Projection& projection);
+  // Empties its read model and sets its positions to 0 in one transaction,
+  // then applies every partition's events back to their horizons.
+  // RebuildProgress::at and head are -1 (the position is a vector);
+  // blocked and error tell of a handler that failed on the way.
+  RebuildProgress rebuild(const Projection& projection,
+                          const std::function<void(const RebuildProgress&)>& on_progress = {});
 
   // App::do_action and App::load on the stream's partition. Infrastructure
   // failures there (an unreachable database) are PartitionErrors naming it.
@@ -104,8 +130,14 @@ class PartitionedApp {
     return on_partition(partition_of(stream), std::forward<F>(work));
   }
 
+  partitions::CombinedProjection& combined(const Projection& projection);
+  // One page of each partition for each projection over all partitions.
+  DrainResult step_combined(bool until_caught_up);
+
   PartitionMap map_;
   std::vector<App> apps_;  // index = partition
+  std::vector<std::unique_ptr<partitions::CombinedProjection>> combined_;
+  std::unique_ptr<partitions::CombinedWorker> combined_worker_;  // while started
 };
 
 }  // namespace act

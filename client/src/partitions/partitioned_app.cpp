@@ -8,6 +8,8 @@
 
 #include "act/errors.hpp"
 #include "app/app_core.hpp"
+#include "partitions/combined_projection.hpp"
+#include "partitions/combined_worker.hpp"
 
 namespace act {
 namespace {
@@ -61,6 +63,8 @@ PartitionedApp::PartitionedApp(PartitionMap map, const PartitionFactory& build)
   for (std::int32_t p = 0; p < partitions(); ++p) apps_[static_cast<std::size_t>(p)].core_->route.emplace(p, cores);
 }
 
+PartitionedApp::PartitionedApp(PartitionedApp&&) noexcept = default;
+PartitionedApp& PartitionedApp::operator=(PartitionedApp&&) noexcept = default;
 PartitionedApp::~PartitionedApp() { shutdown(); }
 
 App& PartitionedApp::app(std::int32_t partition) {
@@ -72,7 +76,82 @@ App& PartitionedApp::app(std::int32_t partition) {
 
 ActionResult PartitionedApp::do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                                        const DoOptions& options) {
-  return on_stream(target.stream, [&](App& app) { return app.do_action(action, target, payload, options); });
+  const std::int32_t partition = partition_of(target.stream);
+  ActionResult result = on_partition(partition, [&](App& app) { return app.do_action(action, target, payload, options); });
+  if (combined_worker_) combined_worker_->wake(partition);
+  return result;
+}
+
+void PartitionedApp::add(const Projection& projection, std::shared_ptr<ConnectionPool> read_model) {
+  if (combined_worker_)
+    throw std::logic_error("PartitionedApp::add(" + projection.target() + "): the workers have started already");
+  for (const auto& added : combined_) {
+    if (added->target() == projection.target())
+      throw std::invalid_argument("PartitionedApp::add: projection " + projection.target() + " is added twice");
+  }
+  combined_.push_back(
+      std::make_unique<partitions::CombinedProjection>(projection.model(), std::move(read_model), partitions()));
+}
+
+partitions::CombinedProjection& PartitionedApp::combined(const Projection& projection) {
+  for (const auto& added : combined_) {
+    if (added->target() == projection.target()) return *added;
+  }
+  throw std::invalid_argument("PartitionedApp: projection " + projection.target() + " was not added to it");
+}
+
+std::vector<std::int64_t> PartitionedApp::positions(const Projection& projection) {
+  return combined(projection).positions();
+}
+
+DrainResult PartitionedApp::step_combined(bool until_caught_up) {
+  DrainResult total;
+  for (const auto& projection : combined_) {
+    for (std::int32_t p = 0; p < partitions(); ++p) {
+      const partitions::PartitionSource source = partitions::source_of(*app(p).core_);
+      for (;;) {
+        DrainResult step;
+        try {
+          step = projection->step(p, source);
+        } catch (const StoreError& error) {
+          // The partition's database or the read model's: named, and the others go on.
+          ReactionFailure failure;
+          failure.target = projection->target();
+          failure.reaction = projection->target();
+          failure.error = "projection " + projection->target() + ", partition " + std::to_string(p) + " of " +
+                          std::to_string(partitions()) + ": " + error.what();
+          step.add_failure(std::move(failure));
+        }
+        total += step;
+        if (!until_caught_up || step.advanced == 0 || step.failed > 0) break;
+      }
+    }
+  }
+  return total;
+}
+
+RebuildProgress PartitionedApp::rebuild(const Projection& projection,
+                                        const std::function<void(const RebuildProgress&)>& on_progress) {
+  partitions::CombinedProjection& rebuilt = combined(projection);
+  rebuilt.rewind();
+  RebuildProgress progress;
+  progress.target = rebuilt.target();
+  for (std::int32_t p = 0; p < partitions(); ++p) {
+    const partitions::PartitionSource source = partitions::source_of(*app(p).core_);
+    for (;;) {
+      const DrainResult step = rebuilt.step(p, source);
+      progress.applied += step.handled;
+      if (step.failed > 0) {
+        progress.blocked = true;
+        progress.error = step.failures.back().error;
+      }
+      if (on_progress) on_progress(progress);
+      if (step.failed > 0) return progress;
+      // Nothing advanced: caught up, or a worker elsewhere holds the partition and carries it on.
+      if (step.advanced == 0) break;
+    }
+  }
+  return progress;
 }
 
 std::int64_t PartitionedApp::forget(std::string_view stream) {
@@ -106,6 +185,7 @@ DrainResult PartitionedApp::drain() {
       total.add_failure(refused(error));
     }
   }
+  total += step_combined(false);
   return total;
 }
 
@@ -131,6 +211,9 @@ SettleResult PartitionedApp::settle(const SettleOptions& options) {
         total.drained.add_failure(refused(error));
       }
     }
+    const DrainResult combined = step_combined(true);
+    total.drained += combined;
+    progressed = progressed || combined.advanced > 0;
     if (!progressed) break;
   }
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
@@ -152,15 +235,24 @@ void PartitionedApp::start(const WorkerOptions& options) {
       if (!first_failure) first_failure = std::current_exception();
     }
   }
+  if (!combined_.empty() && !combined_worker_) {
+    std::vector<partitions::CombinedProjection*> projections;
+    for (const auto& projection : combined_) projections.push_back(projection.get());
+    std::vector<std::shared_ptr<app_detail::AppCore>> cores;
+    for (const App& started : apps_) cores.push_back(started.core_);
+    combined_worker_ = std::make_unique<partitions::CombinedWorker>(std::move(projections), std::move(cores));
+  }
   if (first_failure) std::rethrow_exception(first_failure);
 }
 
 void PartitionedApp::shutdown() {
+  combined_worker_.reset();
   for (App& app : apps_) app.shutdown();
 }
 
 void PartitionedApp::shutdown(std::chrono::milliseconds grace) {
   const auto deadline = std::chrono::steady_clock::now() + grace;
+  combined_worker_.reset();  // stops after the page in hand
   for (App& app : apps_) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

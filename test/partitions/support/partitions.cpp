@@ -8,6 +8,7 @@
 #include <pqxx/nontransaction>
 #include <pqxx/result>
 #include <sstream>
+#include <stdexcept>
 
 namespace act::test {
 namespace {
@@ -27,6 +28,13 @@ std::vector<std::string> split(const char* text, char separator) {
 void PartitionsTest::SetUp() {
   conninfos_ = split(std::getenv("ACT_PARTITIONS"), ';');
   ASSERT_GE(conninfos_.size(), 2u) << "ACT_PARTITIONS names no partition databases (test/run-partitions.sh sets it)";
+  const char* read_model = std::getenv("ACT_READ_MODEL");
+  read_model_conninfo_ = read_model == nullptr ? "" : read_model;
+}
+
+std::shared_ptr<ConnectionPool> PartitionsTest::read_model() const {
+  if (read_model_conninfo_.empty()) throw std::runtime_error("ACT_READ_MODEL is not set (test/run-partitions.sh sets it)");
+  return std::make_shared<ConnectionPool>(read_model_conninfo_);
 }
 
 AppBuilder PartitionsTest::counter_app(std::shared_ptr<ConnectionPool> pool, const std::optional<Lane>& lane) const {
@@ -35,13 +43,26 @@ AppBuilder PartitionsTest::counter_app(std::shared_ptr<ConnectionPool> pool, con
   return builder;
 }
 
-std::vector<std::string> PartitionsTest::sql(std::int32_t partition, const std::string& statement) const {
-  pqxx::connection connection(conninfos_.at(static_cast<std::size_t>(partition)));
+namespace {
+
+std::vector<std::string> first_column(const std::string& conninfo, const std::string& statement) {
+  pqxx::connection connection(conninfo);
   pqxx::nontransaction transaction(connection);
   const pqxx::result result = transaction.exec(statement);
   std::vector<std::string> column;
   for (const auto& row : result) column.emplace_back(row[0].is_null() ? "" : row[0].c_str());
   return column;
+}
+
+}  // namespace
+
+std::vector<std::string> PartitionsTest::sql(std::int32_t partition, const std::string& statement) const {
+  return first_column(conninfos_.at(static_cast<std::size_t>(partition)), statement);
+}
+
+std::vector<std::string> PartitionsTest::read_model_sql(const std::string& statement) const {
+  if (read_model_conninfo_.empty()) throw std::runtime_error("ACT_READ_MODEL is not set (test/run-partitions.sh sets it)");
+  return first_column(read_model_conninfo_, statement);
 }
 
 std::string PartitionsTest::unique(std::string_view prefix) const {

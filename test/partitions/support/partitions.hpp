@@ -35,6 +35,10 @@ class PartitionsTest : public ::testing::Test {
   // The first column of each row statement returns on partition p's
   // database, as text (NULL: ""), on a connection of its own.
   std::vector<std::string> sql(std::int32_t partition, const std::string& statement) const;
+  // The read model database (ACT_READ_MODEL): its pool, and the first
+  // column of the rows a statement returns there, as sql() gives them.
+  std::shared_ptr<ConnectionPool> read_model() const;
+  std::vector<std::string> read_model_sql(const std::string& statement) const;
   // A name no other test of any run uses: prefix-<pid>-<n>.
   std::string unique(std::string_view prefix) const;
   // A unique stream name that falls in the given partition.
@@ -43,6 +47,7 @@ class PartitionsTest : public ::testing::Test {
   std::set<std::int32_t> down() const;
 
   std::vector<std::string> conninfos_;
+  std::string read_model_conninfo_;
   State<Counter> counter_ = counter_state();
 };
 

@@ -1,0 +1,246 @@
+#include "partitions/combined_projection.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <utility>
+
+#include "act/errors.hpp"
+#include "act/subscriptions.hpp"
+#include "db/transaction.hpp"
+#include "react/projection_apply.hpp"
+#include "sql_queue.hpp"
+#include "store/event_rows.hpp"
+#include "store/statements.hpp"
+
+namespace act::partitions {
+namespace {
+
+constexpr std::int32_t kPageEvents = 500;
+
+// In the read model's database, next to the read model: the application's
+// schema, not the extension's (the database need not have pg_act at all).
+constexpr const char* kCreatePositions = R"sql(
+CREATE TABLE IF NOT EXISTS act_partition_positions (
+  projection  text        NOT NULL,
+  partition   int         NOT NULL,
+  partitions  int         NOT NULL,
+  position    bigint      NOT NULL DEFAULT 0,  -- the last id of the partition applied; 0 before its first event
+  attempts    int         NOT NULL DEFAULT 0,  -- failed attempts at the event after position
+  error       text,
+  failed_id   bigint,
+  updated     timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (projection, partition))
+)sql";
+
+// SKIP LOCKED: a partition another worker is applying is its, not a wait.
+constexpr const char* kLockPosition =
+    "SELECT position, attempts FROM act_partition_positions "
+    "WHERE projection = $1 AND partition = $2::int FOR UPDATE SKIP LOCKED";
+
+constexpr const char* kAdvance =
+    "UPDATE act_partition_positions SET position = $3::bigint, attempts = 0, error = NULL, failed_id = NULL, "
+    "updated = now() WHERE projection = $1 AND partition = $2::int";
+
+constexpr const char* kRecordFailure =
+    "UPDATE act_partition_positions SET attempts = attempts + 1, error = $3, failed_id = $4::bigint, "
+    "updated = now() WHERE projection = $1 AND partition = $2::int";
+
+struct Position {
+  std::int64_t at = 0;
+  std::int32_t attempts = 0;
+};
+
+std::optional<Position> lock_position(db::Session& session, const std::string& target, std::int32_t partition) {
+  std::optional<Position> position;
+  session.exec(kLockPosition, db::Params().text(std::string_view(target)).number(partition),
+               [&](const db::Row& row) { position = Position{row.int64(0), row.int32(1)}; });
+  return position;
+}
+
+std::int64_t horizon_of(db::Session& source) {
+  std::int64_t horizon = -1;
+  source.run(store_sql::kHorizon, db::Params(), [&](const db::Row& row) { horizon = row.int64(0); });
+  return horizon;
+}
+
+// The projection's events in (after, through], as its source and names select them.
+std::vector<Committed> read_page(db::Session& source, const detail::ProjectionModel& projection,
+                                 const std::vector<std::string>& names, std::int64_t after, std::int64_t through) {
+  const std::optional<std::string>& stream = projection.route.source;
+  db::Params params;
+  params.text(stream).number(after).number(through + 1).json(nlohmann::json(names))
+      .number(std::optional<std::int32_t>(kPageEvents)).boolean(false).boolean(stream && !is_pattern(*stream))
+      .time(std::nullopt).time(std::nullopt).text(std::optional<std::string>()).boolean(false);
+  std::vector<Committed> page;
+  source.run(store_sql::kQuery, params, [&](const db::Row& row) { page.push_back(store_rows::committed_from(row)); });
+  return page;
+}
+
+// Runs the handlers of the first `count` events; returns the index of the
+// event whose handler (or statement) failed, with its error, or nothing.
+struct Failure {
+  std::size_t at = 0;
+  std::string error;
+};
+std::optional<Failure> apply(const detail::ProjectionModel& projection, const std::vector<Committed>& events,
+                             std::size_t count, db::Session& session) {
+  SqlQueue queue(session);
+  std::size_t position = 0;
+  std::string error;
+  try {
+    react::run_handlers(projection, events, count, session, queue, position);
+    if (!projection.batch) queue.finish();
+    return std::nullopt;
+  } catch (const std::exception& thrown) {
+    error = thrown.what();
+  } catch (...) {
+    error = "a handler threw a non-exception";
+  }
+  if (projection.batch) return Failure{0, error};
+  if (!queue.failed_at()) {
+    try {
+      queue.finish();  // a statement queued before the throw may have failed first
+    } catch (...) {
+    }
+  }
+  return Failure{queue.failed_at() ? std::min(*queue.failed_at(), position) : position, error};
+}
+
+void advance(db::Session& session, const std::string& target, std::int32_t partition, std::int64_t to) {
+  session.exec(kAdvance, db::Params().text(std::string_view(target)).number(partition).number(to), [](const db::Row&) {});
+}
+
+void record_failure(db::Session& session, const std::string& target, std::int32_t partition, const std::string& error,
+                    std::int64_t event_id) {
+  session.exec(kRecordFailure, db::Params().text(std::string_view(target)).number(partition).text(std::string_view(error)).number(event_id),
+               [](const db::Row&) {});
+}
+
+}  // namespace
+
+CombinedProjection::CombinedProjection(std::shared_ptr<const detail::ProjectionModel> projection,
+                                       std::shared_ptr<ConnectionPool> read_model, std::int32_t partitions)
+    : projection_(std::move(projection)), read_model_(std::move(read_model)), partitions_(partitions) {
+  if (!projection_) throw std::invalid_argument("a projection over all partitions needs a projection");
+  if (!read_model_)
+    throw std::invalid_argument("projection " + target() + ": the pool of its read model's database is null");
+  if (projection_->run_inline)
+    throw std::invalid_argument("projection " + target() +
+                                ": an inline projection cannot span partitions (each commit is in one partition)");
+}
+
+void CombinedProjection::set_up() {
+  const std::lock_guard lock(set_up_mutex_);
+  if (set_up_) return;
+  ConnectionPool::Lease connection = read_model_->acquire();
+  db::Session& session = connection.session();
+  db::Transaction transaction(session);
+  session.exec(react::kSerializeSetUp, db::Params(), [](const db::Row&) {});
+  session.exec(kCreatePositions, db::Params(), [](const db::Row&) {});
+  std::optional<std::int32_t> made_for;
+  session.exec("SELECT max(partitions) FROM act_partition_positions WHERE projection = $1 AND partitions <> $2::int",
+               db::Params().text(std::string_view(target())).number(partitions_), [&](const db::Row& row) {
+                 if (!row.is_null(0)) made_for = row.int32(0);
+               });
+  if (made_for)
+    throw std::invalid_argument("projection " + target() + ": its positions in act_partition_positions are for " +
+                                std::to_string(*made_for) + " partitions, the map has " +
+                                std::to_string(partitions_));
+  session.exec("INSERT INTO act_partition_positions (projection, partition, partitions) "
+               "SELECT $1, p, $2::int FROM generate_series(0, $2::int - 1) AS p ON CONFLICT DO NOTHING",
+               db::Params().text(std::string_view(target())).number(partitions_), [](const db::Row&) {});
+  if (projection_->setup) {
+    Sql sql(session);
+    projection_->setup(sql);
+  }
+  transaction.commit();
+  set_up_ = true;
+}
+
+DrainResult CombinedProjection::step(std::int32_t partition, const PartitionSource& source) {
+  set_up();
+  DrainResult result;
+  ConnectionPool::Lease connection = read_model_->acquire();
+  db::Session& session = connection.session();
+  std::vector<Committed> before_failure;
+  std::int64_t started_at = 0;
+  {
+    db::Transaction transaction(session);
+    const std::optional<Position> position = lock_position(session, target(), partition);
+    if (!position) return result;  // another worker applies this partition now
+    started_at = position->at;
+    ConnectionPool::Lease reading = source.pool->acquire();
+    const std::int64_t horizon = horizon_of(reading.session());
+    if (horizon <= position->at) return result;
+    std::vector<Committed> page = read_page(reading.session(), *projection_,
+                                            source.registry->names_read_by(*projection_), position->at, horizon);
+    // A short page holds every event it selects up to the horizon.
+    const std::int64_t through = page.size() < static_cast<std::size_t>(kPageEvents) ? horizon : page.back().id;
+    result.fetched = static_cast<std::int64_t>(page.size());
+    const std::vector<Committed> handed = source.registry->handed_to(*projection_, page);
+    const std::optional<Failure> failure =
+        handed.empty() ? std::nullopt : apply(*projection_, handed, handed.size(), session);
+    if (!failure) {
+      advance(session, target(), partition, through);
+      transaction.commit();
+      result.handled = static_cast<std::int64_t>(handed.size());
+      result.advanced = 1;
+      return result;
+    }
+    transaction.rollback();
+    const Committed& failed = handed[failure->at];
+    result.add_failure(ReactionFailure{target(), failed.id, failed.name, failure->error, position->attempts, false,
+                                       target(), failed.stream});
+    page.resize(failure->at);
+    before_failure = std::move(page);
+  }
+  // Keeps the events before the failing one and records the failure, unless
+  // another worker took the partition meanwhile (it meets the failure itself).
+  db::Transaction transaction(session);
+  const std::optional<Position> position = lock_position(session, target(), partition);
+  if (!position || position->at != started_at) return result;
+  const ReactionFailure& failure = result.failures.back();
+  if (!before_failure.empty()) {
+    const std::vector<Committed> handed = source.registry->handed_to(*projection_, std::move(before_failure));
+    if (apply(*projection_, handed, handed.size(), session)) return result;  // failed this time: leave it all
+    advance(session, target(), partition, handed.back().id);
+    result.handled = static_cast<std::int64_t>(handed.size());
+    result.advanced = 1;
+  }
+  record_failure(session, target(), partition, failure.error, *failure.event_id);
+  transaction.commit();
+  return result;
+}
+
+std::vector<std::int64_t> CombinedProjection::positions() {
+  set_up();
+  std::vector<std::int64_t> positions(static_cast<std::size_t>(partitions_), 0);
+  ConnectionPool::Lease connection = read_model_->acquire();
+  connection.session().exec(
+      "SELECT partition, position FROM act_partition_positions WHERE projection = $1 ORDER BY partition",
+      db::Params().text(std::string_view(target())), [&](const db::Row& row) {
+        const std::int32_t partition = row.int32(0);
+        if (partition >= 0 && partition < partitions_) positions[static_cast<std::size_t>(partition)] = row.int64(1);
+      });
+  return positions;
+}
+
+void CombinedProjection::rewind() {
+  set_up();
+  ConnectionPool::Lease connection = read_model_->acquire();
+  db::Session& session = connection.session();
+  db::Transaction transaction(session);
+  // Waits for the workers applying a page: they commit before the read model is emptied.
+  session.exec("SELECT 1 FROM act_partition_positions WHERE projection = $1 FOR UPDATE", db::Params().text(std::string_view(target())),
+               [](const db::Row&) {});
+  if (projection_->truncate) {
+    Sql sql(session);
+    projection_->truncate(sql);
+  }
+  session.exec("UPDATE act_partition_positions SET position = 0, attempts = 0, error = NULL, failed_id = NULL, "
+               "updated = now() WHERE projection = $1",
+               db::Params().text(std::string_view(target())), [](const db::Row&) {});
+  transaction.commit();
+}
+
+}  // namespace act::partitions
