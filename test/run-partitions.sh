@@ -17,9 +17,9 @@
 # ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
 # truncate) answer for all four. Directly, a partition database refuses
 # another partition's stream with 22023. Last, the C++ client's
-# build/partition_tests runs on the partition databases (ACT_PARTITIONS) and
-# a read model database (ACT_READ_MODEL), and again with node B stopped for
-# its node-down tests.
+# build/partition_tests runs on four partition databases of its own
+# (ACT_PARTITIONS) and a read model database (ACT_READ_MODEL), and again
+# with node B stopped for its node-down tests.
 # Usage: test/run-partitions.sh [WORK_DIR]   (default: a new temporary one)
 # Details go to stderr; the last line is "partitions: N passed, M failed".
 set -uo pipefail
@@ -514,9 +514,10 @@ check "act.truncate through the router: both streams now hold their seed alone" 
                  -c "SELECT count(*) FROM act.query('ticket-7', with_snaps => true)")" = "$(printf '1\n1')"
 
 # 13. The C++ client routing itself (build/partition_tests, GoogleTest) on
-#     the partition databases directly, each test counted as a check here;
-#     then node B (partition 3, now that 1 moved) stopped around its
-#     node-down tests alone.
+#     partition databases of its own (act_c0 .. act_c3, even ones on node A,
+#     odd ones on B): the subscriptions the SQL checks left with work would
+#     hold back its closes. Each test counts as a check here; then node B
+#     stopped around its node-down tests alone.
 partition_tests() {  # partition_tests LABEL [gtest arguments...]
   local label=$1 out="$dir/partition_tests.$1.out" status ok bad
   shift
@@ -536,7 +537,19 @@ partition_tests() {  # partition_tests LABEL [gtest arguments...]
     cat "$out" >&2
   fi
 }
-ACT_PARTITIONS=$(for p in 0 1 2 3; do printf '%s user=postgres;' "$(conninfo $p)"; done)
+client_hosts=(a b a b)
+client_conninfo() {  # client_conninfo PARTITION
+  # shellcheck disable=SC1090
+  (source "$dir/${client_hosts[$1]}/env" && echo "host=$PGHOST port=$PGPORT dbname=act_c$1 user=postgres")
+}
+for p in 0 1 2 3; do
+  node=${client_hosts[$p]}
+  # shellcheck disable=SC1090
+  (source "$dir/$node/env" && createdb "act_c$p") &&
+    on "$node" "act_c$p" -o /dev/null -c 'CREATE EXTENSION pg_act' -c "SELECT act.set_partition($p, $partitions)" ||
+    check "act_c$p is set up on node $node as partition $p" false
+done
+ACT_PARTITIONS=$(for p in 0 1 2 3; do printf '%s;' "$(client_conninfo $p)"; done)
 export ACT_PARTITIONS
 # Read models over all partitions live in a database of their own: a plain
 # one, on the router's cluster (it needs no pg_act).
@@ -546,7 +559,7 @@ ACT_READ_MODEL=$(source "$dir/router/env" && createdb act_read && echo "host=$PG
 export ACT_READ_MODEL
 partition_tests routed --gtest_filter='-NodeDownTest.*'
 scripts/cluster.sh stop "$dir/b" || check "node B stops without a crash in its log" false
-ACT_PARTITIONS_DOWN=$(for p in 0 1 2 3; do [ "$(node_of $p)" = b ] && printf '%s,' $p; done) \
+ACT_PARTITIONS_DOWN=$(for p in 0 1 2 3; do [ "${client_hosts[$p]}" = b ] && printf '%s,' $p; done) \
   partition_tests node-down --gtest_filter='NodeDownTest.*'
 
 for node in router a; do

@@ -9,6 +9,7 @@
 
 #include "support/counter.hpp"
 #include "support/partitions.hpp"
+#include "support/tallies.hpp"
 
 namespace act::test {
 namespace {
@@ -87,6 +88,43 @@ TEST_F(NodeDownTest, TheLoopsOverPartitionsReportTheStoppedOneAndRunTheOthers) {
     EXPECT_EQ(sql(p, "SELECT count(*) FROM act.query_streams('{\"stream\": \"" + target + "\"}')"),
               std::vector<std::string>{"1"})
         << "partition " << p << " subscribed its row all the same";
+  }
+}
+
+TEST_F(NodeDownTest, AReadModelOverAllPartitionsGoesOnWithTheOthersAndNamesTheStoppedOne) {
+  const std::string table = "outage_" + std::to_string(::getpid());
+  const std::string prefix = unique("cpp-outage-read");
+  const Projection tallied = tally(TallyOptions{table, prefix, partitions()});
+  PartitionedApp app(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
+  app.add(tallied, read_model());
+  int committed = 0;
+  for (std::int32_t p = 0; p < partitions(); ++p) {
+    if (stopped_.contains(p)) continue;
+    app.do_action("increment", {stream_in(p, prefix), kBot, {}}, Increment{1});
+    ++committed;
+  }
+  const SettleResult settled = app.settle();
+  std::string reported;
+  for (const ReactionFailure& failure : settled.failures()) reported += "\n  " + to_string(failure);
+  // The apps have no reactions, so no work of theirs meets the stopped node: the read model's step does.
+  ASSERT_EQ(settled.failures().size(), stopped_.size()) << "each stopped partition once" << reported;
+  std::set<std::int32_t> named;
+  for (const ReactionFailure& failure : settled.failures()) {
+    EXPECT_EQ(failure.reaction, table);
+    for (std::int32_t p : stopped_)
+      if (failure.error.starts_with("projection " + table + ", partition " + std::to_string(p) + " of ")) named.insert(p);
+  }
+  EXPECT_EQ(named, stopped_);
+  EXPECT_EQ(read_model_sql(tally_summary_sql(table, true))[0],
+            std::to_string(committed) + " " + std::to_string(committed) + " 0 0")
+      << "the partitions that are up are applied";
+  const std::vector<std::int64_t> positions = app.positions(tallied);
+  for (std::int32_t p = 0; p < partitions(); ++p) {
+    if (stopped_.contains(p)) {
+      EXPECT_EQ(positions[static_cast<std::size_t>(p)], 0) << "partition " << p;
+    } else {
+      EXPECT_EQ(positions[static_cast<std::size_t>(p)], std::stoll(sql(p, "SELECT act.horizon()")[0])) << "partition " << p;
+    }
   }
 }
 

@@ -12,6 +12,8 @@
 //   app.start();                                               // every partition's workers
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <optional>
 #include <functional>
 #include <string>
 #include <memory>
@@ -53,8 +55,8 @@ class PartitionedApp {
   const PartitionMap& map() const noexcept { return map_; }
   std::int32_t partitions() const noexcept { return map_.partitions(); }
   std::int32_t partition_of(std::string_view stream) const { return map_.partition_of(stream); }
-  // A partition's own app, for what is not routed here (queries, admin
-  // selectors, close, rebuild): std::out_of_range outside 0 .. partitions() - 1.
+  // A partition's own app, for what is not routed here (queries, one
+  // partition's recovery): std::out_of_range outside 0 .. partitions() - 1.
   App& app(std::int32_t partition);
   App& app_for(std::string_view stream) { return app(partition_of(stream)); }
 
@@ -71,12 +73,25 @@ class PartitionedApp {
   void add(const Projection& projection, std::shared_ptr<ConnectionPool> read_model);
   // Its positions, index = partition (0: nothing applied yet).
   std::vector<std::int64_t> positions(const Projection& projection);
-  // Empties its read model and sets its positions to 0 in one transaction,
-  // then applies every partition's events back to their horizons.
-  // RebuildProgress::at and head are -1 (the position is a vector);
-  // blocked and error tell of a handler that failed on the way.
+  // A projection added here: empties its read model and sets its positions
+  // to 0 in one transaction, then applies every partition's events back to
+  // their horizons (RebuildProgress::at and head are -1, the position being
+  // a vector; blocked and error tell of a handler that failed on the way).
+  // Any other: App::rebuild in each partition's app, progress summed.
   RebuildProgress rebuild(const Projection& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress = {});
+
+  // Recovery and closing, over every partition. A partition that cannot be
+  // reached does not stop the others: once they have run, its
+  // PartitionError is thrown (the first, if several), and the call may be
+  // repeated when it is back. Each stream to close goes to its partition's
+  // App::close; a selector goes to every partition, counts summed.
+  CloseResult close(const std::vector<CloseTarget>& targets);
+  // Merged in stream order: the first `limit` after `after` of all partitions.
+  std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
+  std::int32_t unblock(const StreamFilter& streams);
+  std::int32_t reset(const StreamFilter& streams);
+  std::int32_t prioritize(const StreamFilter& streams, std::int32_t priority);
 
   // App::do_action and App::load on the stream's partition. Infrastructure
   // failures there (an unreachable database) are PartitionErrors naming it.
@@ -125,14 +140,32 @@ class PartitionedApp {
       detail::rethrow_in_partition(partition, partitions());
     }
   }
+  // work(app, partition) on every partition, in order; the first
+  // PartitionError is thrown once all have run.
+  template <class F>
+  void on_every_partition(F&& work) {
+    std::exception_ptr first_failure;
+    for (std::int32_t p = 0; p < partitions(); ++p) {
+      try {
+        on_partition(p, [&](App& app) { work(app, p); });
+      } catch (const PartitionError&) {
+        if (!first_failure) first_failure = std::current_exception();
+      }
+    }
+    if (first_failure) std::rethrow_exception(first_failure);
+  }
   template <class F>
   auto on_stream(std::string_view stream, F&& work) -> decltype(work(std::declval<App&>())) {
     return on_partition(partition_of(stream), std::forward<F>(work));
   }
 
   partitions::CombinedProjection& combined(const Projection& projection);
-  // One page of each partition for each projection over all partitions.
-  DrainResult step_combined(bool until_caught_up);
+  RebuildProgress rebuild_in_each(const Projection& projection,
+                                  const std::function<void(const RebuildProgress&)>& on_progress);
+  // One page of each partition for each projection over all partitions (or
+  // until it is caught up). unreachable, by projection and partition: the
+  // steps that failed on a database, skipped from then on (settle reports each once).
+  DrainResult step_combined(bool until_caught_up, std::vector<bool>* unreachable);
 
   PartitionMap map_;
   std::vector<App> apps_;  // index = partition

@@ -104,23 +104,27 @@ std::vector<std::int64_t> PartitionedApp::positions(const Projection& projection
   return combined(projection).positions();
 }
 
-DrainResult PartitionedApp::step_combined(bool until_caught_up) {
+DrainResult PartitionedApp::step_combined(bool until_caught_up, std::vector<bool>* unreachable) {
   DrainResult total;
-  for (const auto& projection : combined_) {
+  for (std::size_t c = 0; c < combined_.size(); ++c) {
+    partitions::CombinedProjection& projection = *combined_[c];
     for (std::int32_t p = 0; p < partitions(); ++p) {
+      const std::size_t slot = c * static_cast<std::size_t>(partitions()) + static_cast<std::size_t>(p);
+      if (unreachable != nullptr && (*unreachable)[slot]) continue;  // reported once
       const partitions::PartitionSource source = partitions::source_of(*app(p).core_);
       for (;;) {
         DrainResult step;
         try {
-          step = projection->step(p, source);
+          step = projection.step(p, source);
         } catch (const StoreError& error) {
           // The partition's database or the read model's: named, and the others go on.
           ReactionFailure failure;
-          failure.target = projection->target();
-          failure.reaction = projection->target();
-          failure.error = "projection " + projection->target() + ", partition " + std::to_string(p) + " of " +
+          failure.target = projection.target();
+          failure.reaction = projection.target();
+          failure.error = "projection " + projection.target() + ", partition " + std::to_string(p) + " of " +
                           std::to_string(partitions()) + ": " + error.what();
           step.add_failure(std::move(failure));
+          if (unreachable != nullptr) (*unreachable)[slot] = true;
         }
         total += step;
         if (!until_caught_up || step.advanced == 0 || step.failed > 0) break;
@@ -132,7 +136,10 @@ DrainResult PartitionedApp::step_combined(bool until_caught_up) {
 
 RebuildProgress PartitionedApp::rebuild(const Projection& projection,
                                         const std::function<void(const RebuildProgress&)>& on_progress) {
-  partitions::CombinedProjection& rebuilt = combined(projection);
+  const auto added = std::find_if(combined_.begin(), combined_.end(),
+                                  [&](const auto& combined) { return combined->target() == projection.target(); });
+  if (added == combined_.end()) return rebuild_in_each(projection, on_progress);
+  partitions::CombinedProjection& rebuilt = **added;
   rebuilt.rewind();
   RebuildProgress progress;
   progress.target = rebuilt.target();
@@ -160,19 +167,13 @@ std::int64_t PartitionedApp::forget(std::string_view stream) {
 
 CorrelateResult PartitionedApp::correlate() {
   CorrelateResult total;
-  std::exception_ptr first_failure;
-  for (std::int32_t p = 0; p < partitions(); ++p) {
-    try {
-      const CorrelateResult result = on_partition(p, [](App& app) { return app.correlate(); });
-      total.scanned = total.scanned || result.scanned;
-      total.events += result.events;
-      total.subscribed += result.subscribed;
-      total.marked += result.marked;
-    } catch (const PartitionError&) {
-      if (!first_failure) first_failure = std::current_exception();
-    }
-  }
-  if (first_failure) std::rethrow_exception(first_failure);
+  on_every_partition([&](App& app, std::int32_t) {
+    const CorrelateResult result = app.correlate();
+    total.scanned = total.scanned || result.scanned;
+    total.events += result.events;
+    total.subscribed += result.subscribed;
+    total.marked += result.marked;
+  });
   return total;
 }
 
@@ -185,7 +186,7 @@ DrainResult PartitionedApp::drain() {
       total.add_failure(refused(error));
     }
   }
-  total += step_combined(false);
+  total += step_combined(false, nullptr);
   return total;
 }
 
@@ -196,6 +197,7 @@ SettleResult PartitionedApp::settle(const SettleOptions& options) {
   each.throw_on_failure = false;
   SettleResult total;
   std::vector<bool> unreachable(static_cast<std::size_t>(partitions()), false);
+  std::vector<bool> combined_unreachable(combined_.size() * static_cast<std::size_t>(partitions()), false);
   for (int round = 0; round < options.max_passes; ++round) {
     bool progressed = false;
     for (std::int32_t p = 0; p < partitions(); ++p) {
@@ -211,7 +213,7 @@ SettleResult PartitionedApp::settle(const SettleOptions& options) {
         total.drained.add_failure(refused(error));
       }
     }
-    const DrainResult combined = step_combined(true);
+    const DrainResult combined = step_combined(true, &combined_unreachable);
     total.drained += combined;
     progressed = progressed || combined.advanced > 0;
     if (!progressed) break;
@@ -226,14 +228,13 @@ SettleResult PartitionedApp::settle_or_throw(SettleOptions options) {
 }
 
 void PartitionedApp::start(const WorkerOptions& options) {
+  // A partition that fails to start: the others start all the same, and
+  // start() again starts it (started ones are left as they are).
   std::exception_ptr first_failure;
-  for (std::int32_t p = 0; p < partitions(); ++p) {
-    try {
-      on_partition(p, [&](App& app) { app.start(options); });
-    } catch (const PartitionError&) {
-      // The others start all the same; start() again starts this one (started ones are left as they are).
-      if (!first_failure) first_failure = std::current_exception();
-    }
+  try {
+    on_every_partition([&](App& app, std::int32_t) { app.start(options); });
+  } catch (const PartitionError&) {
+    first_failure = std::current_exception();
   }
   if (!combined_.empty() && !combined_worker_) {
     std::vector<partitions::CombinedProjection*> projections;
@@ -243,6 +244,69 @@ void PartitionedApp::start(const WorkerOptions& options) {
     combined_worker_ = std::make_unique<partitions::CombinedWorker>(std::move(projections), std::move(cores));
   }
   if (first_failure) std::rethrow_exception(first_failure);
+}
+
+RebuildProgress PartitionedApp::rebuild_in_each(const Projection& projection,
+                                                const std::function<void(const RebuildProgress&)>& on_progress) {
+  RebuildProgress total;
+  total.target = projection.target();
+  on_every_partition([&](App& app, std::int32_t) {
+    const std::int64_t before = total.applied;
+    const RebuildProgress rebuilt = app.rebuild(projection, [&](const RebuildProgress& progress) {
+      total.applied = before + progress.applied;
+      if (on_progress) on_progress(total);
+    });
+    total.applied = before + rebuilt.applied;
+    if (rebuilt.blocked) {
+      total.blocked = true;
+      total.error = rebuilt.error;
+    }
+  });
+  return total;
+}
+
+CloseResult PartitionedApp::close(const std::vector<CloseTarget>& targets) {
+  std::vector<std::vector<CloseTarget>> by_partition(static_cast<std::size_t>(partitions()));
+  for (const CloseTarget& target : targets)
+    by_partition[static_cast<std::size_t>(partition_of(target.stream))].push_back(target);
+  CloseResult total;
+  on_every_partition([&](App& app, std::int32_t p) {
+    const std::vector<CloseTarget>& mine = by_partition[static_cast<std::size_t>(p)];
+    if (mine.empty()) return;
+    CloseResult closed = app.close(mine);
+    total.truncated.merge(closed.truncated);
+    total.skipped.insert(total.skipped.end(), closed.skipped.begin(), closed.skipped.end());
+  });
+  return total;
+}
+
+std::vector<Subscription> PartitionedApp::blocked_streams(const std::optional<std::string>& after, std::int32_t limit) {
+  std::vector<Subscription> merged;
+  on_every_partition([&](App& app, std::int32_t) {
+    std::vector<Subscription> blocked = app.blocked_streams(after, limit);
+    merged.insert(merged.end(), std::make_move_iterator(blocked.begin()), std::make_move_iterator(blocked.end()));
+  });
+  std::sort(merged.begin(), merged.end(), [](const Subscription& a, const Subscription& b) { return a.stream < b.stream; });
+  if (merged.size() > static_cast<std::size_t>(std::max(limit, 0))) merged.resize(static_cast<std::size_t>(std::max(limit, 0)));
+  return merged;
+}
+
+std::int32_t PartitionedApp::unblock(const StreamFilter& streams) {
+  std::int32_t total = 0;
+  on_every_partition([&](App& app, std::int32_t) { total += app.unblock(streams); });
+  return total;
+}
+
+std::int32_t PartitionedApp::reset(const StreamFilter& streams) {
+  std::int32_t total = 0;
+  on_every_partition([&](App& app, std::int32_t) { total += app.reset(streams); });
+  return total;
+}
+
+std::int32_t PartitionedApp::prioritize(const StreamFilter& streams, std::int32_t priority) {
+  std::int32_t total = 0;
+  on_every_partition([&](App& app, std::int32_t) { total += app.prioritize(streams, priority); });
+  return total;
 }
 
 void PartitionedApp::shutdown() {
