@@ -8,8 +8,11 @@
 # - the 8-client rate with 1, 2 and 4 partitions (2 and 4 on the 2 nodes).
 # Each client commits to random streams of the partition it is connected to
 # (names from a table, computed by act.partition_of), so no call is refused.
-# The clients (pgbench) are not pinned: on a 2-core machine they share the
-# cores with the nodes, which the figures carry (PERFORMANCE.md).
+# One node is also measured with its clients pinned to the other core (the
+# node alone on its core). Where the clients are not pinned they share the
+# cores with the nodes, so every record also carries the CPU time spent per
+# commit by the servers (backends that exited included) and by the clients:
+# what a node on a machine of its own needs (PERFORMANCE.md).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 seconds=$(bench_pick 10 3)
@@ -54,26 +57,62 @@ cat >"$routed" <<'EOF'
 \set n random(1, 400000)
 SELECT 1 FROM act.commit('s-' || :n, '[{"name": "Ticked", "data": {}}]');
 EOF
-# run NODE DATABASE SCRIPT CLIENTS: pgbench's tps and the p50 of its log, as "tps p50_ms".
+# cpu_ms NODE: the CPU time (ms) the node's server has used so far: the
+# postmaster and its processes, and the backends it has reaped.
+cpu_ms() {
+  local postmaster ticks=0 pid
+  postmaster=$(head -1 "$dir/$1/data/postmaster.pid")
+  for pid in $postmaster $(pgrep -P "$postmaster"); do
+    [ -r "/proc/$pid/stat" ] && ticks=$((ticks + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+  done
+  ticks=$((ticks + $(awk '{ print $16 + $17 }' "/proc/$postmaster/stat")))
+  echo $((ticks * 1000 / $(getconf CLK_TCK)))
+}
+# run NODE DATABASE SCRIPT CLIENTS [CPU]: pgbench (pinned to CPU when given),
+# as "tps p50_ms client_cpu_ms".
 run() {
-  local log
+  local log pin=()
   log=$(mktemp -d "$dir/pgbench.XXXXXX")
   [ "$(id -u)" -eq 0 ] && chown postgres "$log"
-  (source "$dir/$1/env" && cd "$log" && pgbench -n -c "$4" -j "$4" -T "$seconds" -l -d "$2" -f "$3" >out.txt 2>&1) ||
+  [ -n "${5:-}" ] && pin=(taskset -c "$5")
+  # `times` in the subshell: the CPU time of its children, pgbench's.
+  (source "$dir/$1/env" && cd "$log" &&
+    "${pin[@]}" pgbench -n -c "$4" -j "$4" -T "$seconds" -l -d "$2" -f "$3" >out.txt 2>&1 && times >times.txt) ||
     { cat "$log/out.txt" >&2; return 1; }
-  local tps p50
+  local tps p50 client_ms
   tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$log/out.txt")
   p50=$(cat "$log"/pgbench_log.* | awk '{print $3}' | sort -n | awk '{ l[NR] = $1 } END { printf "%.3f", l[int(NR * 0.5) + 1] / 1000 }')
-  echo "$tps $p50"
+  # The second line of `times`: children's user and system time, as 0m1.234s 0m0.567s.
+  client_ms=$(sed -n 2p "$log/times.txt" | tr -d 's' | awk '{ split($1, u, "m"); split($2, y, "m"); printf "%d", (u[1] * 60 + u[2] + y[1] * 60 + y[2]) * 1000 }')
+  echo "$tps $p50 $client_ms"
 }
-record() {  # record SCENARIO CLIENTS "tps p50" EXTRA_JSON_OBJECT
+# measured NODES -- run-arguments...: run, plus the CPU the NODES' servers
+# spent meanwhile, as "tps p50_ms client_cpu_ms server_cpu_ms".
+measured() {
+  local nodes=() node before=0 after=0 result
+  while [ "$1" != -- ]; do nodes+=("$1"); shift; done
+  shift
+  for node in "${nodes[@]}"; do before=$((before + $(cpu_ms "$node"))); done
+  result=$(run "$@")
+  for node in "${nodes[@]}"; do after=$((after + $(cpu_ms "$node"))); done
+  echo "$result $((after - before))"
+}
+# cpu_per_op "tps p50 client_ms server_ms": the CPU per commit as a JSON object's members.
+cpu_per_op() {
+  awk -v seconds="$seconds" '{ ops = $1 * seconds; printf "\"client_cpu_ms_per_op\": %.3f, \"server_cpu_ms_per_op\": %.3f", $3 / ops, $4 / ops }' <<<"$1"
+}
+record() {  # record SCENARIO CLIENTS "tps p50 ..." EXTRA_JSON_OBJECT
   local tps p50
-  read -r tps p50 <<<"$3"
+  read -r tps p50 _ <<<"$3"
   jq -n -c --arg scenario "$1" --argjson clients "$2" --argjson tps "$tps" --argjson p50 "$p50" \
     --argjson extra "$4" '{scenario: $scenario, clients: $clients, ops_per_s: $tps, p50_ms: $p50} + $extra'
 }
-# side_by_side FILES...: "tps p50" of runs at once: the sum of their tps, the highest p50.
-side_by_side() { cat "$@" | awk '{ tps += $1; if ($2 > p50) p50 = $2 } END { printf "%.1f %.3f", tps, p50 }'; }
+# side_by_side FILES...: "tps p50 client_ms server_ms" of runs at once: the
+# sums, and the highest p50.
+side_by_side() {
+  cat "$@" | awk '{ tps += $1; if ($2 > p50) p50 = $2; client += $3; server += $4 }
+                  END { printf "%.1f %.3f %d %d", tps, p50, client, server }'
+}
 
 start_node single 0
 start_node a 0
@@ -84,16 +123,25 @@ mkdir -p "$dir/router"
 
 # One node, every stream: the baseline.
 partition_db single act 0 1
-record partitions/one_node/8_clients 8 "$(run single act "$script" 8)" '{"partitions": 1}'
+one=$(measured single -- single act "$script" 8)
+record partitions/one_node/8_clients 8 "$one" "{\"partitions\": 1, $(cpu_per_op "$one")}"
+# The same node on its core, its clients on the other: one node's own budget.
+one=$(measured single -- single act "$script" 8 1)
+record partitions/one_node_own_core/8_clients 8 "$one" "{\"partitions\": 1, $(cpu_per_op "$one")}"
 
 # Two partitions, one per node, each node on its own core: both at once.
 partition_db a act_p0 0 2
 partition_db b act_p1 1 2
+before_a=$(cpu_ms a)
+before_b=$(cpu_ms b)
 run a act_p0 "$script" 4 >"$dir/p0" &
 run b act_p1 "$script" 4 >"$dir/p1"
 wait
-record partitions/two_nodes_direct/8_clients 8 "$(side_by_side "$dir/p0" "$dir/p1")" \
-  "{\"partitions\": 2, \"per_node_ops_per_s\": [$(cut -d' ' -f1 "$dir/p0"), $(cut -d' ' -f1 "$dir/p1")]}"
+sed -i "s/\$/ $(($(cpu_ms a) - before_a))/" "$dir/p0"
+sed -i "s/\$/ $(($(cpu_ms b) - before_b))/" "$dir/p1"
+two=$(side_by_side "$dir/p0" "$dir/p1")
+record partitions/two_nodes_direct/8_clients 8 "$two" \
+  "{\"partitions\": 2, \"per_node_ops_per_s\": [$(cut -d' ' -f1 "$dir/p0"), $(cut -d' ' -f1 "$dir/p1")], $(cpu_per_op "$two")}"
 
 # The same two partitions through a router.
 conninfo() { (source "$dir/$1/env" && echo "host=$PGHOST port=$PGPORT dbname=$2"); }
@@ -101,7 +149,8 @@ conninfo() { (source "$dir/$1/env" && echo "host=$PGHOST port=$PGPORT dbname=$2"
 on router router -c 'CREATE EXTENSION plproxy' \
   -c "CREATE SERVER act_cluster FOREIGN DATA WRAPPER plproxy OPTIONS (p0 '$(conninfo a act_p0)', p1 '$(conninfo b act_p1)')" \
   -c 'CREATE USER MAPPING FOR PUBLIC SERVER act_cluster' -f "$BENCH_ROOT/sql/router/pg_act_router.sql" >/dev/null
-record partitions/two_nodes_router/8_clients 8 "$(run router router "$routed" 8)" '{"partitions": 2}'
+routed_run=$(measured a b router -- router router "$routed" 8)
+record partitions/two_nodes_router/8_clients 8 "$routed_run" "{\"partitions\": 2, $(cpu_per_op "$routed_run")}"
 
 # One client: the router's own cost per call (p50), against the same call direct.
 record partitions/direct/1_client 1 "$(run a act_p0 "$script" 1)" '{}'
