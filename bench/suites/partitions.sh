@@ -4,7 +4,8 @@
 # - durable single-event commits at 8 clients on one node (not partitioned)
 #   against 2 partition nodes side by side (4 clients each, direct), and
 #   through a PL/Proxy router in front of them (8 clients);
-# - one client's commit latency direct to a partition and through the router;
+# - one client's latency direct to a partition and through the router
+#   (a commit, and act.version), in interleaved rounds;
 # - the 8-client rate with 1, 2 and 4 partitions (2 and 4 on the 2 nodes).
 # Each client commits to random streams of the partition it is connected to
 # (names from a table, computed by act.partition_of), so no call is refused.
@@ -152,9 +153,41 @@ on router router -c 'CREATE EXTENSION plproxy' \
 routed_run=$(measured a b router -- router router "$routed" 8)
 record partitions/two_nodes_router/8_clients 8 "$routed_run" "{\"partitions\": 2, $(cpu_per_op "$routed_run")}"
 
-# One client: the router's own cost per call (p50), against the same call direct.
-record partitions/direct/1_client 1 "$(run a act_p0 "$script" 1)" '{}'
-record partitions/router/1_client 1 "$(run router router "$routed" 1)" '{}'
+# One client: the router's own cost per call (p50), against the same call
+# direct, in interleaved rounds (a disk's flush time drifts more between
+# runs than the hop costs): a commit, and act.version, which flushes nothing.
+version="$dir/version.sql"
+cat >"$version" <<'EOF'
+\set n random(1, 100000)
+SELECT act.version((SELECT stream FROM bench_streams WHERE n = :n));
+EOF
+routed_version="$dir/routed_version.sql"
+cat >"$routed_version" <<'EOF'
+\set n random(1, 400000)
+SELECT act.version('s-' || :n);
+EOF
+rounds=$(bench_pick 5 2)
+full_seconds=$seconds
+seconds=$(bench_pick 4 2)
+for call in commit version; do
+  direct_script=$script routed_script=$routed
+  [ "$call" = version ] && direct_script=$version routed_script=$routed_version
+  : >"$dir/direct.$call"
+  : >"$dir/router.$call"
+  for _ in $(seq "$rounds"); do
+    run a act_p0 "$direct_script" 1 >>"$dir/direct.$call"
+    run router router "$routed_script" 1 >>"$dir/router.$call"
+  done
+done
+seconds=$full_seconds
+# median FILE: the round with the median p50, of those in FILE.
+median() { sort -k2 -n "$1" | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'; }
+# rounds_of FILE: the rounds' p50s, comma-separated.
+rounds_of() { awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $2 }' "$1"; }
+for call in commit version; do
+  record "partitions/direct/1_client_$call" 1 "$(median "$dir/direct.$call")" "{\"rounds_p50_ms\": [$(rounds_of "$dir/direct.$call")]}"
+  record "partitions/router/1_client_$call" 1 "$(median "$dir/router.$call")" "{\"rounds_p50_ms\": [$(rounds_of "$dir/router.$call")]}"
+done
 
 # 4 partitions on the 2 nodes (two databases each), 2 clients per partition.
 partition_db a act_q0 0 4
