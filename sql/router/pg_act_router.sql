@@ -138,12 +138,14 @@ CREATE TYPE act.metric_row AS (
 -- Partitions
 
 -- The partition count: how many options p0, p1, ... the server act_cluster has.
+-- PL/pgSQL, not SQL: its plan is kept for the session, where an SQL
+-- function called from another function is planned again at every call.
 CREATE FUNCTION act.router_partitions() RETURNS int
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
-BEGIN ATOMIC
-  SELECT count(*)::int FROM pg_foreign_server s, unnest(s.srvoptions) AS o
-   WHERE s.srvname = 'act_cluster' AND o ~ '^p[0-9]+=';
-END;
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+  RETURN (SELECT count(*)::int FROM pg_foreign_server s, unnest(s.srvoptions) AS o
+           WHERE s.srvname = 'act_cluster' AND o ~ '^p[0-9]+=');
+END $$;
 COMMENT ON FUNCTION act.router_partitions() IS 'The partition count: the options p0 .. p<P-1> of the server act_cluster';
 
 -- As pg_act's act.partition_of: the first four bytes of SHA-256 of the
@@ -183,11 +185,18 @@ BEGIN
   RETURN partition;
 END $$;
 
--- Where a single-stream call goes: the stream's partition. A NULL stream goes
--- to partition 0, whose pg_act answers with the contract's own error.
+-- Where a single-stream call goes: the first four bytes of SHA-256 of the
+-- stream, which PL/Proxy masks by the partition count (hash & (P - 1)), so
+-- the stream's partition as act.partition_of gives it. A NULL stream goes to
+-- partition 0, whose pg_act answers with the contract's own error. Every
+-- name is qualified instead of SET search_path, which would keep the body
+-- from being inlined into PL/Proxy's routing query: this runs on every call.
 CREATE FUNCTION act._stream_partition(stream text) RETURNS int
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
-RETURN CASE WHEN stream IS NULL THEN 0 ELSE act.partition_of(stream) END;
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN CASE WHEN stream IS NULL THEN 0
+            ELSE CAST(CAST('x' OPERATOR(pg_catalog.||)
+                           pg_catalog.encode(pg_catalog.substring(pg_catalog.sha256(pg_catalog.convert_to(stream, 'UTF8')), 1, 4), 'hex')
+                      AS pg_catalog.bit(32)) AS pg_catalog.int4) END;
 
 -- When `refused`: 22023, the call needs a partition, which `instead` takes.
 CREATE FUNCTION act._refuse_fan_out(refused boolean, call text, reason text, instead text) RETURNS void
