@@ -513,6 +513,46 @@ check "act.truncate through the router: both streams now hold their seed alone" 
   test "$(router -c "SELECT count(*) FROM act.query('ticket-1', with_snaps => true)" \
                  -c "SELECT count(*) FROM act.query('ticket-7', with_snaps => true)")" = "$(printf '1\n1')"
 
+# --- The router's SQL path under churn (build/partition_router_stress) ---
+# Committers race on streams of every partition through act.commit while
+# drainers walk the partitions with act.claim_events_p and act.ack_p and are
+# SIGKILLed in the middle of batches, all through the router database alone
+# (test/partitions/router_stress.cpp). Each property it prints ("ok ..." or
+# "FAIL ...": nothing lost, nothing twice, the acks against the watermarks and
+# the partitions' counters, per-stream and per-partition order, watermarks at
+# the horizons, the churn itself) counts as a check; a run that ends badly
+# without naming a property counts once. It must be alone on the partitions:
+# nothing else commits or acknowledges from here until section 13, whose
+# databases are its own.
+router_stress() {
+  local out="$dir/router_stress.out" status reported line
+  [ -x build/partition_router_stress ] ||
+    { check "build/partition_router_stress is built (cmake --build build)" false; return; }
+  # shellcheck disable=SC1091
+  (source "$dir/router/env" && timeout 120 build/partition_router_stress dbname=router) >"$out" 2>&1
+  status=$?
+  reported=0
+  while IFS= read -r line; do
+    case $line in
+      "ok "*) check "router stress: ${line#ok }" true ;;
+      "FAIL "*) check "router stress: ${line#FAIL }" false ;;
+      *) continue ;;
+    esac
+    reported=$((reported + 1))
+  done <"$out"
+  if [ "$status" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+    check "build/partition_router_stress ends with status 0, not $status" false
+  elif [ "$reported" -eq 0 ]; then
+    check "build/partition_router_stress reports its properties" false
+  fi
+  if [ "$status" -ne 0 ]; then
+    echo "--- $suite: partition_router_stress:" >&2
+    cat "$out" >&2
+  fi
+}
+router_stress
+# --- end of the router's SQL path under churn ---
+
 # 13. The C++ client routing itself (build/partition_tests, GoogleTest) on
 #     partition databases of its own (act_c0 .. act_c3, even ones on node A,
 #     odd ones on B): the subscriptions the SQL checks left with work would
