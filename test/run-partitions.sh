@@ -16,7 +16,10 @@
 # commits go through; partition 1 moves to node A by pg_dump / pg_restore and
 # ALTER SERVER; the loops over partitions (verify, query_stats, prioritize,
 # truncate) answer for all four. Directly, a partition database refuses
-# another partition's stream with 22023. Last, the C++ client's
+# another partition's stream with 22023. build/partition_router_stress
+# drains under churn through the router alone (committers and drainers in
+# processes of their own, drainers SIGKILLed mid-batch): nothing lost,
+# nothing acknowledged twice, order per stream and per partition. Last, the C++ client's
 # build/partition_tests runs on four partition databases of its own
 # (ACT_PARTITIONS) and a read model database (ACT_READ_MODEL), and again
 # with node B stopped for its node-down tests.
