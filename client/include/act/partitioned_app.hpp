@@ -30,7 +30,7 @@ namespace act {
 
 namespace partitions {
 class CombinedProjection;
-class CombinedWorker;
+struct CombinedRunner;
 }  // namespace partitions
 
 namespace detail {
@@ -166,11 +166,19 @@ class PartitionedApp {
   // until it is caught up). unreachable, by projection and partition: the
   // steps that failed on a database, skipped from then on (settle reports each once).
   DrainResult step_combined(bool until_caught_up, std::vector<bool>* unreachable);
+  // The streams of targets (all of one partition) a read model over all
+  // partitions has not applied to their last event yet, after letting it
+  // catch up once.
+  std::vector<std::string> unapplied(std::int32_t partition, const std::vector<CloseTarget>& targets);
+  // Stops the worker of the read models over all partitions (nothing when not started).
+  void stop_combined(std::optional<std::chrono::milliseconds> grace);
 
   PartitionMap map_;
   std::vector<App> apps_;  // index = partition
-  std::vector<std::unique_ptr<partitions::CombinedProjection>> combined_;
-  std::unique_ptr<partitions::CombinedWorker> combined_worker_;  // while started
+  // Shared with the worker thread, which may outlive a shutdown(grace).
+  std::vector<std::shared_ptr<partitions::CombinedProjection>> combined_;
+  // Its worker while started, under a mutex do_action's wake-ups take too.
+  std::unique_ptr<partitions::CombinedRunner> runner_;
 };
 
 }  // namespace act

@@ -19,15 +19,6 @@ namespace {
 constexpr int kCorrelatePasses = 20;  // a bounded catch-up, as settle's passes are
 constexpr std::int32_t kRowsPerPage = 1000;
 
-void check_targets(const std::vector<CloseTarget>& targets) {
-  std::set<std::string> seen;
-  for (const CloseTarget& target : targets) {
-    if (target.stream.empty()) throw std::invalid_argument("close(): a target without a stream");
-    if (target.restart && target.before)
-      throw std::invalid_argument("close(): " + target.stream + " has both restart and before: a window keeps the stream");
-    if (!seen.insert(target.stream).second) throw std::invalid_argument("close(): " + target.stream + " is named twice");
-  }
-}
 
 // Correlates until its checkpoint stops moving; the checkpoint, when the
 // app has dynamic targets (events above it may be work for a target no row
@@ -134,6 +125,16 @@ std::optional<Window> plan_window(app_detail::AppCore& core, const CloseTarget& 
 }  // namespace
 
 CloseResult App::close(const std::vector<CloseTarget>& targets) { return app_detail::close_books(*core_, targets); }
+
+void app_detail::check_targets(const std::vector<CloseTarget>& targets) {
+  std::set<std::string> seen;
+  for (const CloseTarget& target : targets) {
+    if (target.stream.empty()) throw std::invalid_argument("close(): a target without a stream");
+    if (target.restart && target.before)
+      throw std::invalid_argument("close(): " + target.stream + " has both restart and before: a window keeps the stream");
+    if (!seen.insert(target.stream).second) throw std::invalid_argument("close(): " + target.stream + " is named twice");
+  }
+}
 
 CloseResult app_detail::close_books(AppCore& core, const std::vector<CloseTarget>& targets) {
   check_targets(targets);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "act/errors.hpp"
+#include "act/partitions.hpp"
 #include "act/subscriptions.hpp"
 #include "db/transaction.hpp"
 #include "react/projection_apply.hpp"
@@ -36,6 +37,10 @@ CREATE TABLE IF NOT EXISTS act_partition_positions (
 constexpr const char* kLockPosition =
     "SELECT position, attempts FROM act_partition_positions "
     "WHERE projection = $1 AND partition = $2::int FOR UPDATE SKIP LOCKED";
+// settle and rebuild wait for the worker that has it instead.
+constexpr const char* kWaitForPosition =
+    "SELECT position, attempts FROM act_partition_positions "
+    "WHERE projection = $1 AND partition = $2::int FOR UPDATE";
 
 constexpr const char* kAdvance =
     "UPDATE act_partition_positions SET position = $3::bigint, attempts = 0, error = NULL, failed_id = NULL, "
@@ -50,10 +55,19 @@ struct Position {
   std::int32_t attempts = 0;
 };
 
-std::optional<Position> lock_position(db::Session& session, const std::string& target, std::int32_t partition) {
+// Nothing when the row is another worker's (kSkipLocked); a missing row is an error.
+std::optional<Position> lock_position(db::Session& session, const std::string& target, std::int32_t partition,
+                                      Locking locking) {
   std::optional<Position> position;
-  session.exec(kLockPosition, db::Params().text(std::string_view(target)).number(partition),
-               [&](const db::Row& row) { position = Position{row.int64(0), row.int32(1)}; });
+  bool found = false;
+  session.exec(locking == Locking::kSkipLocked ? kLockPosition : kWaitForPosition,
+               db::Params().text(std::string_view(target)).number(partition), [&](const db::Row& row) {
+                 position = Position{row.int64(0), row.int32(1)};
+                 found = true;
+               });
+  if (!found && locking == Locking::kWait)
+    throw std::logic_error("projection " + target + ": its row of partition " + std::to_string(partition) +
+                           " in act_partition_positions is missing");
   return position;
 }
 
@@ -157,59 +171,87 @@ void CombinedProjection::set_up() {
   set_up_ = true;
 }
 
-DrainResult CombinedProjection::step(std::int32_t partition, const PartitionSource& source) {
+bool CombinedProjection::reads(std::int32_t partition) const {
+  const std::optional<std::string>& source = projection_->route.source;
+  // A literal source is one stream, in one partition; the others host none of its events.
+  return !source || is_pattern(*source) || act::partition_of(*source, partitions_) == partition;
+}
+
+Step CombinedProjection::step(std::int32_t partition, const PartitionSource& source, Locking locking) {
   set_up();
-  DrainResult result;
+  Step step;
+  if (!reads(partition)) return step;
   ConnectionPool::Lease connection = read_model_->acquire();
   db::Session& session = connection.session();
-  std::vector<Committed> before_failure;
+  std::vector<Committed> page;
   std::int64_t started_at = 0;
+  std::optional<Failure> failure;
+  std::int32_t attempts = 0;
   {
     db::Transaction transaction(session);
-    const std::optional<Position> position = lock_position(session, target(), partition);
-    if (!position) return result;  // another worker applies this partition now
+    const std::optional<Position> position = lock_position(session, target(), partition, locking);
+    if (!position) {
+      step.skipped = true;  // another worker applies this partition now
+      return step;
+    }
     started_at = position->at;
-    ConnectionPool::Lease reading = source.pool->acquire();
-    const std::int64_t horizon = horizon_of(reading.session());
-    if (horizon <= position->at) return result;
-    std::vector<Committed> page = read_page(reading.session(), *projection_,
-                                            source.registry->names_read_by(*projection_), position->at, horizon);
+    attempts = position->attempts;
+    std::int64_t horizon = 0;
+    {
+      // Released before the handlers run: the read model may share its pool.
+      ConnectionPool::Lease reading = source.pool->acquire();
+      horizon = horizon_of(reading.session());
+      if (horizon <= position->at) return step;
+      page = read_page(reading.session(), *projection_, source.registry->names_read_by(*projection_), position->at,
+                       horizon);
+    }
     // A short page holds every event it selects up to the horizon.
-    const std::int64_t through = page.size() < static_cast<std::size_t>(kPageEvents) ? horizon : page.back().id;
-    result.fetched = static_cast<std::int64_t>(page.size());
+    step.more = page.size() >= static_cast<std::size_t>(kPageEvents);
+    const std::int64_t through = step.more ? page.back().id : horizon;
+    step.drained.fetched = static_cast<std::int64_t>(page.size());
     const std::vector<Committed> handed = source.registry->handed_to(*projection_, page);
-    const std::optional<Failure> failure =
-        handed.empty() ? std::nullopt : apply(*projection_, handed, handed.size(), session);
+    failure = handed.empty() ? std::nullopt : apply(*projection_, handed, handed.size(), session);
     if (!failure) {
       advance(session, target(), partition, through);
       transaction.commit();
-      result.handled = static_cast<std::int64_t>(handed.size());
-      result.advanced = 1;
-      return result;
+      step.drained.handled = static_cast<std::int64_t>(handed.size());
+      step.drained.advanced = 1;
+      return step;
     }
     transaction.rollback();
+    if (failure->at >= handed.size())  // no event's statement failed: the connection or the database did
+      throw StoreError("projection " + target(), {}, failure->error);
     const Committed& failed = handed[failure->at];
-    result.add_failure(ReactionFailure{target(), failed.id, failed.name, failure->error, position->attempts, false,
-                                       target(), failed.stream});
-    page.resize(failure->at);
-    before_failure = std::move(page);
+    step.drained.add_failure(ReactionFailure{target(), failed.id, failed.name, failure->error, attempts, false,
+                                             target(), failed.stream});
   }
+  step.more = false;
   // Keeps the events before the failing one and records the failure, unless
   // another worker took the partition meanwhile (it meets the failure itself).
   db::Transaction transaction(session);
-  const std::optional<Position> position = lock_position(session, target(), partition);
-  if (!position || position->at != started_at) return result;
-  const ReactionFailure& failure = result.failures.back();
-  if (!before_failure.empty()) {
-    const std::vector<Committed> handed = source.registry->handed_to(*projection_, std::move(before_failure));
-    if (apply(*projection_, handed, handed.size(), session)) return result;  // failed this time: leave it all
+  const std::optional<Position> position = lock_position(session, target(), partition, Locking::kSkipLocked);
+  if (!position || position->at != started_at) return step;
+  const std::int64_t failed_id = *step.drained.failures.back().event_id;
+  std::string error = failure->error;
+  page.resize(failure->at);
+  if (!page.empty()) {
+    const std::vector<Committed> handed = source.registry->handed_to(*projection_, std::move(page));
+    if (const std::optional<Failure> again = apply(*projection_, handed, handed.size(), session)) {
+      // The events before it failed this time: keep nothing, record why.
+      transaction.rollback();
+      db::Transaction record(session);
+      if (!lock_position(session, target(), partition, Locking::kSkipLocked)) return step;
+      record_failure(session, target(), partition, again->error, failed_id);
+      record.commit();
+      return step;
+    }
     advance(session, target(), partition, handed.back().id);
-    result.handled = static_cast<std::int64_t>(handed.size());
-    result.advanced = 1;
+    step.drained.handled = static_cast<std::int64_t>(handed.size());
+    step.drained.advanced = 1;
   }
-  record_failure(session, target(), partition, failure.error, *failure.event_id);
+  record_failure(session, target(), partition, error, failed_id);
   transaction.commit();
-  return result;
+  return step;
 }
 
 std::vector<std::int64_t> CombinedProjection::positions() {
@@ -231,8 +273,9 @@ void CombinedProjection::rewind() {
   db::Session& session = connection.session();
   db::Transaction transaction(session);
   // Waits for the workers applying a page: they commit before the read model is emptied.
-  session.exec("SELECT 1 FROM act_partition_positions WHERE projection = $1 FOR UPDATE", db::Params().text(std::string_view(target())),
-               [](const db::Row&) {});
+  // In partition order, as every other locker: two rebuilds cannot deadlock.
+  session.exec("SELECT 1 FROM act_partition_positions WHERE projection = $1 ORDER BY partition FOR UPDATE",
+               db::Params().text(std::string_view(target())), [](const db::Row&) {});
   if (projection_->truncate) {
     Sql sql(session);
     projection_->truncate(sql);

@@ -25,6 +25,16 @@ struct PartitionSource {
   const react::Registry* registry = nullptr;
 };
 
+// SKIP LOCKED for the drain and the workers (a partition another worker
+// has is not theirs to wait for); settle and rebuild wait for it.
+enum class Locking { kSkipLocked, kWait };
+
+struct Step {
+  DrainResult drained;
+  bool more = false;     // a full page: there is more to read up to the horizon
+  bool skipped = false;  // another worker had the partition (kSkipLocked)
+};
+
 class CombinedProjection {
  public:
   CombinedProjection(std::shared_ptr<const detail::ProjectionModel> projection,
@@ -37,13 +47,16 @@ class CombinedProjection {
   // then runs the projection's setup, once per process. Throws
   // std::invalid_argument when the rows were made for another number of partitions.
   void set_up();
-  // Applies the next page of the partition's events (up to its horizon), or
-  // nothing when another worker holds the partition's row. A failing
-  // handler keeps the events before its own and holds the position at it:
-  // a read model over everything never skips an event.
-  DrainResult step(std::int32_t partition, const PartitionSource& source);
+  // False for the partitions a literal source's stream is not in.
+  bool reads(std::int32_t partition) const;
+  // Applies the next page of the partition's events (up to its horizon). A
+  // failing handler keeps the events before its own and holds the position
+  // at it: a read model over everything never skips an event. Failures of
+  // a database throw (StoreError).
+  Step step(std::int32_t partition, const PartitionSource& source, Locking locking);
   // The last id applied from each partition, index = partition (0: none yet).
   std::vector<std::int64_t> positions();
+  std::int64_t position(std::int32_t partition) { return positions().at(static_cast<std::size_t>(partition)); }
   // Empties the read model (its truncate) and sets every position to 0, in
   // one transaction that waits for the workers holding rows.
   void rewind();

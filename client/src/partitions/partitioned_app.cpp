@@ -8,6 +8,7 @@
 
 #include "act/errors.hpp"
 #include "app/app_core.hpp"
+#include "app/close_books.hpp"
 #include "partitions/combined_projection.hpp"
 #include "partitions/combined_worker.hpp"
 
@@ -56,7 +57,7 @@ PartitionedApp::PartitionedApp(PartitionMap map, const Factory& build)
     : PartitionedApp(std::move(map), ignoring_partition(build)) {}
 
 PartitionedApp::PartitionedApp(PartitionMap map, const PartitionFactory& build)
-    : map_(std::move(map)), apps_(build_apps(map_, build)) {
+    : map_(std::move(map)), apps_(build_apps(map_, build)), runner_(std::make_unique<partitions::CombinedRunner>()) {
   auto cores = std::make_shared<app_detail::PartitionRoute::Cores>();
   for (const App& built : apps_) cores->push_back(built.core_);
   // Before any worker runs: nothing reads the route concurrently with this.
@@ -64,7 +65,17 @@ PartitionedApp::PartitionedApp(PartitionMap map, const PartitionFactory& build)
 }
 
 PartitionedApp::PartitionedApp(PartitionedApp&&) noexcept = default;
-PartitionedApp& PartitionedApp::operator=(PartitionedApp&&) noexcept = default;
+
+PartitionedApp& PartitionedApp::operator=(PartitionedApp&& other) noexcept {
+  if (this == &other) return *this;
+  shutdown();  // this app's workers stop before what they use goes
+  map_ = std::move(other.map_);
+  apps_ = std::move(other.apps_);
+  combined_ = std::move(other.combined_);
+  runner_ = std::move(other.runner_);
+  return *this;
+}
+
 PartitionedApp::~PartitionedApp() { shutdown(); }
 
 App& PartitionedApp::app(std::int32_t partition) {
@@ -78,19 +89,21 @@ ActionResult PartitionedApp::do_action(std::string_view action, const Target& ta
                                        const DoOptions& options) {
   const std::int32_t partition = partition_of(target.stream);
   ActionResult result = on_partition(partition, [&](App& app) { return app.do_action(action, target, payload, options); });
-  if (combined_worker_) combined_worker_->wake(partition);
+  const std::lock_guard lock(runner_->mutex);
+  if (runner_->worker) runner_->worker->wake(partition);
   return result;
 }
 
 void PartitionedApp::add(const Projection& projection, std::shared_ptr<ConnectionPool> read_model) {
-  if (combined_worker_)
+  const std::lock_guard lock(runner_->mutex);
+  if (runner_->worker)
     throw std::logic_error("PartitionedApp::add(" + projection.target() + "): the workers have started already");
   for (const auto& added : combined_) {
     if (added->target() == projection.target())
       throw std::invalid_argument("PartitionedApp::add: projection " + projection.target() + " is added twice");
   }
   combined_.push_back(
-      std::make_unique<partitions::CombinedProjection>(projection.model(), std::move(read_model), partitions()));
+      std::make_shared<partitions::CombinedProjection>(projection.model(), std::move(read_model), partitions()));
 }
 
 partitions::CombinedProjection& PartitionedApp::combined(const Projection& projection) {
@@ -105,29 +118,19 @@ std::vector<std::int64_t> PartitionedApp::positions(const Projection& projection
 }
 
 DrainResult PartitionedApp::step_combined(bool until_caught_up, std::vector<bool>* unreachable) {
+  const partitions::Locking locking = until_caught_up ? partitions::Locking::kWait : partitions::Locking::kSkipLocked;
   DrainResult total;
   for (std::size_t c = 0; c < combined_.size(); ++c) {
-    partitions::CombinedProjection& projection = *combined_[c];
     for (std::int32_t p = 0; p < partitions(); ++p) {
       const std::size_t slot = c * static_cast<std::size_t>(partitions()) + static_cast<std::size_t>(p);
       if (unreachable != nullptr && (*unreachable)[slot]) continue;  // reported once
-      const partitions::PartitionSource source = partitions::source_of(*app(p).core_);
       for (;;) {
-        DrainResult step;
-        try {
-          step = projection.step(p, source);
-        } catch (const StoreError& error) {
-          // The partition's database or the read model's: named, and the others go on.
-          ReactionFailure failure;
-          failure.target = projection.target();
-          failure.reaction = projection.target();
-          failure.error = "projection " + projection.target() + ", partition " + std::to_string(p) + " of " +
-                          std::to_string(partitions()) + ": " + error.what();
-          step.add_failure(std::move(failure));
-          if (unreachable != nullptr) (*unreachable)[slot] = true;
-        }
-        total += step;
-        if (!until_caught_up || step.advanced == 0 || step.failed > 0) break;
+        const partitions::Step step =
+            partitions::step_and_report(*combined_[c], p, *app(p).core_, partitions(), locking, false);
+        total += step.drained;
+        const bool database_failed = step.drained.failed > 0 && !step.drained.failures.back().event_id;
+        if (unreachable != nullptr && database_failed) (*unreachable)[slot] = true;
+        if (!until_caught_up || !step.more) break;
       }
     }
   }
@@ -137,25 +140,24 @@ DrainResult PartitionedApp::step_combined(bool until_caught_up, std::vector<bool
 RebuildProgress PartitionedApp::rebuild(const Projection& projection,
                                         const std::function<void(const RebuildProgress&)>& on_progress) {
   const auto added = std::find_if(combined_.begin(), combined_.end(),
-                                  [&](const auto& combined) { return combined->target() == projection.target(); });
+                                  [&](const auto& each) { return each->target() == projection.target(); });
   if (added == combined_.end()) return rebuild_in_each(projection, on_progress);
   partitions::CombinedProjection& rebuilt = **added;
   rebuilt.rewind();
   RebuildProgress progress;
   progress.target = rebuilt.target();
   for (std::int32_t p = 0; p < partitions(); ++p) {
-    const partitions::PartitionSource source = partitions::source_of(*app(p).core_);
     for (;;) {
-      const DrainResult step = rebuilt.step(p, source);
-      progress.applied += step.handled;
-      if (step.failed > 0) {
+      const partitions::Step step =
+          partitions::step_and_report(rebuilt, p, *app(p).core_, partitions(), partitions::Locking::kWait, false);
+      progress.applied += step.drained.handled;
+      if (step.drained.failed > 0) {
         progress.blocked = true;
-        progress.error = step.failures.back().error;
+        progress.error = step.drained.failures.back().error;
       }
       if (on_progress) on_progress(progress);
-      if (step.failed > 0) return progress;
-      // Nothing advanced: caught up, or a worker elsewhere holds the partition and carries it on.
-      if (step.advanced == 0) break;
+      if (step.drained.failed > 0) return progress;
+      if (!step.more) break;
     }
   }
   return progress;
@@ -215,7 +217,7 @@ SettleResult PartitionedApp::settle(const SettleOptions& options) {
     }
     const DrainResult combined = step_combined(true, &combined_unreachable);
     total.drained += combined;
-    progressed = progressed || combined.advanced > 0;
+    progressed = progressed || combined.handled > 0;
     if (!progressed) break;
   }
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
@@ -228,6 +230,9 @@ SettleResult PartitionedApp::settle_or_throw(SettleOptions options) {
 }
 
 void PartitionedApp::start(const WorkerOptions& options) {
+  // Set up first: a read model that cannot be (another partition count, a
+  // failing setup) is refused here, not logged by its worker for ever.
+  for (const auto& projection : combined_) projection->set_up();
   // A partition that fails to start: the others start all the same, and
   // start() again starts it (started ones are left as they are).
   std::exception_ptr first_failure;
@@ -236,12 +241,19 @@ void PartitionedApp::start(const WorkerOptions& options) {
   } catch (const PartitionError&) {
     first_failure = std::current_exception();
   }
-  if (!combined_.empty() && !combined_worker_) {
-    std::vector<partitions::CombinedProjection*> projections;
-    for (const auto& projection : combined_) projections.push_back(projection.get());
-    std::vector<std::shared_ptr<app_detail::AppCore>> cores;
-    for (const App& started : apps_) cores.push_back(started.core_);
-    combined_worker_ = std::make_unique<partitions::CombinedWorker>(std::move(projections), std::move(cores));
+  const std::lock_guard lock(runner_->mutex);
+  if (!runner_->worker) {
+    std::vector<std::shared_ptr<partitions::CombinedProjection>> projections;
+    for (const auto& projection : combined_) {
+      // only_lanes: the projection runs in the processes started for its lane.
+      if (options.only_lanes.empty() || options.only_lanes.contains(projection->model().route.lane))
+        projections.push_back(projection);
+    }
+    if (!projections.empty()) {
+      std::vector<std::shared_ptr<app_detail::AppCore>> cores;
+      for (const App& started : apps_) cores.push_back(started.core_);
+      runner_->worker = std::make_unique<partitions::CombinedWorker>(std::move(projections), std::move(cores));
+    }
   }
   if (first_failure) std::rethrow_exception(first_failure);
 }
@@ -266,18 +278,55 @@ RebuildProgress PartitionedApp::rebuild_in_each(const Projection& projection,
 }
 
 CloseResult PartitionedApp::close(const std::vector<CloseTarget>& targets) {
+  app_detail::check_targets(targets);  // all of them before any partition closes its own
   std::vector<std::vector<CloseTarget>> by_partition(static_cast<std::size_t>(partitions()));
   for (const CloseTarget& target : targets)
     by_partition[static_cast<std::size_t>(partition_of(target.stream))].push_back(target);
   CloseResult total;
   on_every_partition([&](App& app, std::int32_t p) {
-    const std::vector<CloseTarget>& mine = by_partition[static_cast<std::size_t>(p)];
+    std::vector<CloseTarget> mine = by_partition[static_cast<std::size_t>(p)];
+    if (mine.empty()) return;
+    // A read model over all partitions that has not applied a stream's last
+    // event would never see the events the close deletes: left as it is.
+    const std::vector<std::string> lagging = unapplied(p, mine);
+    std::erase_if(mine, [&](const CloseTarget& target) {
+      return std::find(lagging.begin(), lagging.end(), target.stream) != lagging.end();
+    });
+    total.skipped.insert(total.skipped.end(), lagging.begin(), lagging.end());
     if (mine.empty()) return;
     CloseResult closed = app.close(mine);
     total.truncated.merge(closed.truncated);
     total.skipped.insert(total.skipped.end(), closed.skipped.begin(), closed.skipped.end());
   });
   return total;
+}
+
+std::vector<std::string> PartitionedApp::unapplied(std::int32_t partition, const std::vector<CloseTarget>& targets) {
+  std::vector<std::string> lagging;
+  if (combined_.empty()) return lagging;
+  for (const auto& projection : combined_) {
+    if (!projection->reads(partition)) continue;
+    for (;;) {  // caught up first, as close correlates first
+      const partitions::Step step = partitions::step_and_report(*projection, partition, *app(partition).core_,
+                                                                partitions(), partitions::Locking::kWait, false);
+      if (!step.more) break;
+    }
+  }
+  for (const CloseTarget& target : targets) {
+    Query last;
+    last.stream = target.stream;
+    last.backward = true;
+    last.limit = 1;
+    std::int64_t head = 0;
+    app(partition).core_->store.query(last, [&](const Committed& event) { head = event.id; });
+    for (const auto& projection : combined_) {
+      if (projection->reads(partition) && projection->position(partition) < head) {
+        lagging.push_back(target.stream);
+        break;
+      }
+    }
+  }
+  return lagging;
 }
 
 std::vector<Subscription> PartitionedApp::blocked_streams(const std::optional<std::string>& after, std::int32_t limit) {
@@ -309,14 +358,29 @@ std::int32_t PartitionedApp::prioritize(const StreamFilter& streams, std::int32_
   return total;
 }
 
+void PartitionedApp::stop_combined(std::optional<std::chrono::milliseconds> grace) {
+  if (!runner_) return;  // moved from
+  std::unique_ptr<partitions::CombinedWorker> worker;
+  {
+    const std::lock_guard lock(runner_->mutex);
+    worker = std::move(runner_->worker);
+  }
+  if (!worker) return;
+  if (grace) {
+    worker->stop(*grace);
+  } else {
+    worker->stop();
+  }
+}
+
 void PartitionedApp::shutdown() {
-  combined_worker_.reset();
+  stop_combined(std::nullopt);
   for (App& app : apps_) app.shutdown();
 }
 
 void PartitionedApp::shutdown(std::chrono::milliseconds grace) {
   const auto deadline = std::chrono::steady_clock::now() + grace;
-  combined_worker_.reset();  // stops after the page in hand
+  stop_combined(grace);  // stops after the page in hand, or is let go at the grace
   for (App& app : apps_) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
