@@ -61,7 +61,7 @@ class PartitionedApp {
   App& app_for(std::string_view stream) { return app(partition_of(stream)); }
 
   // A projection over every partition into one read model, kept in
-  // read_model's database (docs/scale-out.md, "One read model for all
+  // read_model's database (docs/scale-out.md, "A read model over all
   // partitions"). Its position is a vector, the last id applied from each
   // partition, stored there in act_partition_positions by the transaction
   // of the handlers' writes: exactly once, whichever process applies it.
@@ -85,7 +85,9 @@ class PartitionedApp {
   // reached does not stop the others: once they have run, its
   // PartitionError is thrown (the first, if several), and the call may be
   // repeated when it is back. Each stream to close goes to its partition's
-  // App::close; a selector goes to every partition, counts summed.
+  // App::close, unless a read model over all partitions has not applied it
+  // to its last event (after catching up): then it is skipped. A selector
+  // goes to every partition, counts summed.
   CloseResult close(const std::vector<CloseTarget>& targets);
   // Merged in stream order: the first `limit` after `after` of all partitions.
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
