@@ -9,8 +9,6 @@
 #include "act/subscriptions.hpp"
 #include "db/transaction.hpp"
 #include "react/projection_apply.hpp"
-#include "sql_queue.hpp"
-#include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
 namespace act::partitions {
@@ -75,49 +73,6 @@ std::int64_t horizon_of(db::Session& source) {
   std::int64_t horizon = -1;
   source.run(store_sql::kHorizon, db::Params(), [&](const db::Row& row) { horizon = row.int64(0); });
   return horizon;
-}
-
-// The projection's events in (after, through], as its source and names select them.
-std::vector<Committed> read_page(db::Session& source, const detail::ProjectionModel& projection,
-                                 const std::vector<std::string>& names, std::int64_t after, std::int64_t through) {
-  const std::optional<std::string>& stream = projection.route.source;
-  db::Params params;
-  params.text(stream).number(after).number(through + 1).json(nlohmann::json(names))
-      .number(std::optional<std::int32_t>(kPageEvents)).boolean(false).boolean(stream && !is_pattern(*stream))
-      .time(std::nullopt).time(std::nullopt).text(std::optional<std::string>()).boolean(false);
-  std::vector<Committed> page;
-  source.run(store_sql::kQuery, params, [&](const db::Row& row) { page.push_back(store_rows::committed_from(row)); });
-  return page;
-}
-
-// Runs the handlers of the first `count` events; returns the index of the
-// event whose handler (or statement) failed, with its error, or nothing.
-struct Failure {
-  std::size_t at = 0;
-  std::string error;
-};
-std::optional<Failure> apply(const detail::ProjectionModel& projection, const std::vector<Committed>& events,
-                             std::size_t count, db::Session& session) {
-  SqlQueue queue(session);
-  std::size_t position = 0;
-  std::string error;
-  try {
-    react::run_handlers(projection, events, count, session, queue, position);
-    if (!projection.batch) queue.finish();
-    return std::nullopt;
-  } catch (const std::exception& thrown) {
-    error = thrown.what();
-  } catch (...) {
-    error = "a handler threw a non-exception";
-  }
-  if (projection.batch) return Failure{0, error};
-  if (!queue.failed_at()) {
-    try {
-      queue.finish();  // a statement queued before the throw may have failed first
-    } catch (...) {
-    }
-  }
-  return Failure{queue.failed_at() ? std::min(*queue.failed_at(), position) : position, error};
 }
 
 void advance(db::Session& session, const std::string& target, std::int32_t partition, std::int64_t to) {
@@ -185,7 +140,7 @@ Step CombinedProjection::step(std::int32_t partition, const PartitionSource& sou
   db::Session& session = connection.session();
   std::vector<Committed> page;
   std::int64_t started_at = 0;
-  std::optional<Failure> failure;
+  std::optional<react::HandlerFailure> failure;
   std::int32_t attempts = 0;
   {
     db::Transaction transaction(session);
@@ -202,15 +157,15 @@ Step CombinedProjection::step(std::int32_t partition, const PartitionSource& sou
       ConnectionPool::Lease reading = source.pool->acquire();
       horizon = horizon_of(reading.session());
       if (horizon <= position->at) return step;
-      page = read_page(reading.session(), *projection_, source.registry->names_read_by(*projection_), position->at,
-                       horizon);
+      page = react::read_page(reading.session(), *projection_, source.registry->names_read_by(*projection_),
+                              position->at, horizon, kPageEvents);
     }
     // A short page holds every event it selects up to the horizon.
     step.more = page.size() >= static_cast<std::size_t>(kPageEvents);
     const std::int64_t through = step.more ? page.back().id : horizon;
     step.drained.fetched = static_cast<std::int64_t>(page.size());
     const std::vector<Committed> handed = source.registry->handed_to(*projection_, page);
-    failure = handed.empty() ? std::nullopt : apply(*projection_, handed, handed.size(), session);
+    failure = handed.empty() ? std::nullopt : react::apply_handlers(*projection_, handed, handed.size(), session);
     if (!failure) {
       advance(session, target(), partition, through);
       transaction.commit();
@@ -236,7 +191,7 @@ Step CombinedProjection::step(std::int32_t partition, const PartitionSource& sou
   page.resize(failure->at);
   if (!page.empty()) {
     const std::vector<Committed> handed = source.registry->handed_to(*projection_, std::move(page));
-    if (const std::optional<Failure> again = apply(*projection_, handed, handed.size(), session)) {
+    if (const std::optional<react::HandlerFailure> again = react::apply_handlers(*projection_, handed, handed.size(), session)) {
       // The events before it failed this time: keep nothing, record why.
       transaction.rollback();
       db::Transaction record(session);

@@ -41,20 +41,6 @@ void wait_for_horizon(db::Session& session, std::int64_t head) {
   }
 }
 
-// The projection's events after `after`, up to head, as a subscription with its source and names would get them.
-// names: the stored names it reads (Registry::names_read_by).
-std::vector<Committed> read_page(db::Session& session, const detail::ProjectionModel& projection,
-                                 const nlohmann::json& names, std::optional<std::int64_t> after, std::int64_t head) {
-  const std::optional<std::string>& source = projection.route.source;
-  db::Params params;
-  params.text(source).number(after).number(std::optional<std::int64_t>(head + 1)).json(names)
-      .number(std::optional<std::int32_t>(kPageEvents)).boolean(false).boolean(source && !is_pattern(*source))
-      .time(std::nullopt).time(std::nullopt).text(std::optional<std::string>()).boolean(false);
-  std::vector<Committed> page;
-  session.run(store_sql::kQuery, params, [&](const db::Row& row) { page.push_back(store_rows::committed_from(row)); });
-  return page;
-}
-
 }  // namespace
 
 RebuildProgress rebuild_inline(ConnectionPool& pool, const Registry& registry, const detail::ProjectionModel& projection,
@@ -76,21 +62,16 @@ RebuildProgress rebuild_inline(ConnectionPool& pool, const Registry& registry, c
   progress.head = single_int64(session, store_sql::kMaxEventId, db::Params());
   wait_for_horizon(session, progress.head);
 
-  const nlohmann::json names = registry.names_read_by(projection);
+  const std::vector<std::string> names = registry.names_read_by(projection);
   std::optional<std::int64_t> after;
   for (;;) {
-    const std::vector<Committed> read = read_page(session, projection, names, after, progress.head);
+    const std::vector<Committed> read = read_page(session, projection, names, after, progress.head, kPageEvents);
     if (read.empty()) break;
     const std::vector<Committed> page = registry.handed_to(projection, read);
-    try {
-      SqlQueue queue(session);
-      std::size_t position = 0;
-      run_handlers(projection, page, page.size(), session, queue, position);
-      queue.finish();
-    } catch (const std::exception& error) {
+    if (const std::optional<HandlerFailure> failure = apply_handlers(projection, page, page.size(), session)) {
       // The transaction rolls back: the read model is as it was before the rebuild.
       progress.blocked = true;
-      progress.error = error.what();
+      progress.error = failure->error;
       progress.applied = 0;
       progress.at = -1;
       if (on_progress) on_progress(progress);

@@ -3,7 +3,6 @@
 
 #include "act/errors.hpp"
 #include "db/transaction.hpp"
-#include "sql_queue.hpp"
 #include "react/dispatch.hpp"
 #include "react/projection_apply.hpp"
 #include "store/reaction_calls.hpp"
@@ -18,28 +17,6 @@ struct Attempt {
   bool lost = false;          // the lease had passed on: everything was rolled back
 };
 
-// All of the handlers' statements have landed before the acknowledgement
-// is sent in the same transaction.
-void apply(const detail::ProjectionModel& projection, const std::vector<Committed>& events, std::size_t count,
-           db::Session& session, SqlQueue& queue, std::size_t& position) {
-  run_handlers(projection, events, count, session, queue, position);
-  if (!projection.batch) queue.finish();
-}
-
-// The event that failed: a statement's failure surfaces after its handler
-// returned, so it belongs to the event that queued it; one queued before a
-// throwing handler may have failed first.
-std::size_t failed_event(const detail::ProjectionModel& projection, SqlQueue& queue, std::size_t position) {
-  if (projection.batch) return 0;
-  if (!queue.failed_at()) {
-    try {
-      queue.finish();
-    } catch (...) {  // the transaction is lost either way: only where matters
-    }
-  }
-  return queue.failed_at() ? std::min(*queue.failed_at(), position) : position;
-}
-
 // Applies the first `count` events and acknowledges `ack_at`, or nothing.
 // Failures of the acknowledgement or the commit (not of a handler) throw.
 Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
@@ -48,19 +25,9 @@ Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& proje
   attempt.failed_at = count;
   ConnectionPool::Lease connection = pool.acquire();
   db::Transaction transaction(connection.session());
-  SqlQueue queue(connection.session());
-  std::size_t position = 0;
-  try {
-    apply(projection, events, count, connection.session(), queue, position);
-  } catch (const NonRetryableError& error) {
-    attempt = Attempt{failed_event(projection, queue, position), error.what(), false, false};
+  if (const std::optional<HandlerFailure> failure = apply_handlers(projection, events, count, connection.session())) {
+    attempt = Attempt{failure->at, failure->error, failure->retryable, false};
     return attempt;  // rolled back by the transaction's destructor
-  } catch (const std::exception& error) {
-    attempt = Attempt{failed_event(projection, queue, position), error.what(), true, false};
-    return attempt;
-  } catch (...) {
-    attempt = Attempt{failed_event(projection, queue, position), "a handler threw a non-exception", true, false};
-    return attempt;
   }
   Acknowledgement acknowledgement{lease, ack_at, std::nullopt, std::nullopt};
   if (reaction_calls::ack(connection.session(), {acknowledgement}).empty()) {
