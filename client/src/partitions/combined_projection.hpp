@@ -56,7 +56,6 @@ class CombinedProjection {
   Step step(std::int32_t partition, const PartitionSource& source, Locking locking);
   // The last id applied from each partition, index = partition (0: none yet).
   std::vector<std::int64_t> positions();
-  std::int64_t position(std::int32_t partition) { return positions().at(static_cast<std::size_t>(partition)); }
   // Empties the read model (its truncate) and sets every position to 0, in
   // one transaction that waits for the workers holding rows.
   void rewind();

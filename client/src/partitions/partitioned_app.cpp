@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -312,20 +313,16 @@ std::vector<std::string> PartitionedApp::unapplied(std::int32_t partition, const
       if (!step.more) break;
     }
   }
-  for (const CloseTarget& target : targets) {
-    Query last;
-    last.stream = target.stream;
-    last.backward = true;
-    last.limit = 1;
-    std::int64_t head = 0;
-    app(partition).core_->store.query(last, [&](const Committed& event) { head = event.id; });
-    for (const auto& projection : combined_) {
-      if (projection->reads(partition) && projection->position(partition) < head) {
-        lagging.push_back(target.stream);
-        break;
-      }
-    }
-  }
+  // Each stream's last event, in one call; then each read model's position here, once.
+  StatsQuery heads;
+  heads.streams.emplace();
+  for (const CloseTarget& target : targets) heads.streams->push_back(target.stream);
+  const std::vector<StreamStats> stats = app(partition).core_->store.query_stats(heads);
+  std::int64_t lowest = std::numeric_limits<std::int64_t>::max();
+  for (const auto& projection : combined_)
+    if (projection->reads(partition)) lowest = std::min(lowest, projection->positions()[static_cast<std::size_t>(partition)]);
+  for (const StreamStats& stream : stats)
+    if (stream.head.id > lowest) lagging.push_back(stream.stream);
   return lagging;
 }
 
