@@ -3,7 +3,7 @@
 -- act.log_wait. Keys and outside signatures are made by the openssl command,
 -- not by the library, and Ed25519 is deterministic: both must sign alike.
 BEGIN;
-SELECT plan(46);
+SELECT plan(48);
 \ir lib/refused.sql
 
 CREATE TEMP TABLE outside (key_file text, public_key bytea);
@@ -118,6 +118,18 @@ SELECT pg_temp.refused(format('SELECT act.add_checkpoint_signature(%L)',
 SET LOCAL act.log_origin = 'example.com/orders';
 SELECT pg_temp.refused($$SELECT act.register_log_key('example.com/orders+00000000+AQ==')$$, '22023', '%', 'a malformed vkey');
 SELECT throws_ok('SELECT act.add_checkpoint_signature(NULL)', '22004', 'note must not be null', 'a NULL note');
+
+-- act.verify_log checks the stored notes' signatures by registered keys.
+SELECT is_empty('SELECT * FROM act.verify_log()', 'verify_log: every stored signature by a registered key holds');
+SAVEPOINT forged;
+UPDATE act.checkpoints
+   SET note = :'body' || E'\n' || pg_temp.signature_line('example.com/orders',
+                 overlay(pg_temp.openssl_sign(:'body') placing '\x00'::bytea from 1))
+ WHERE size = 5;
+SELECT results_eq('SELECT position, problem FROM act.verify_log()',
+  $$VALUES (5::bigint, 'the checkpoint at size 5 carries a signature by example.com/orders (a registered key) that does not verify')$$,
+  'verify_log: a stored signature rewritten by the owner');
+ROLLBACK TO forged;
 
 -- act.log_wait: the smallest checkpoint covering the event.
 SELECT is(act.log_wait((SELECT min(id) FROM act.events), 0), 2::bigint, 'an event covered since the first checkpoint');
