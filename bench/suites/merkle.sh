@@ -2,7 +2,9 @@
 # The verifiable log (docs/verifiable-log.md): sealing a log of 1,000,000
 # events from nothing (entries/s), a commit and its seal, the root at a random
 # size, inclusion and consistency proofs at 1M entries (one client, p50), a
-# full act.verify_log and act.verify of every stream (events/s); then single
+# full act.verify_log and act.verify of every stream (events/s), a truncate
+# of a 1,000-event stream with its removal record and verify_log after
+# them; then single
 # commits at 8 clients with the sealer running and without, alternating
 # rounds (fields "ratio", the median of rounds, and "pooled_ratio", all
 # commits with over all without), and "sealer_cpu_share", the machine's CPU
@@ -61,6 +63,13 @@ pgbench_record "sql/merkle/prove_consistency/${label}_entries" merkle_consistenc
 timed_record "sql/merkle/verify_log/${label}_entries" entries "$entries" 'SELECT count(*) FROM act.verify_log()' 5
 timed_record "sql/verify/all_streams/${label}_events" events "$entries" 'SELECT count(*) FROM act.verify() WHERE valid' 5
 pgbench_record "sql/merkle/commit_and_seal" merkle_seal_small 1 "$seconds"
+# A truncate's cost with its removal record: closing a stream of 1,000
+# events (a different stream each run), then act.verify_log over the log
+# with those entries accounted for by the records.
+timed_record "sql/merkle/truncate_stream/1k_events" events 1000 \
+  "SELECT count(*) FROM act.truncate(jsonb_build_array(jsonb_build_object('stream',
+     (SELECT stream FROM act.events WHERE version = 999 ORDER BY id LIMIT 1))))" 5
+timed_record "sql/merkle/verify_log_after_truncates/${label}_entries" entries "$entries" 'SELECT count(*) FROM act.verify_log()' 3
 
 # Commits with the sealer running against commits without it.
 psql -X -q -f "$BENCH_ROOT/bench/pgbench/setup.sql" >/dev/null 2>&1
