@@ -113,7 +113,8 @@ CREATE TYPE act.status_row AS (
   leased           bigint,
   expired_leases   bigint,
   oldest_work_age  interval,
-  horizon_held_for interval
+  horizon_held_for interval,
+  seal_stopped     text
 );
 CREATE TYPE act.lag_row AS (
   stream        text,
@@ -573,7 +574,7 @@ $$;
 CREATE FUNCTION act.status_by_partition()
 RETURNS TABLE(partition int, reachable boolean, error text, mode text, horizon bigint, max_event_id bigint,
               sealed_size bigint, subscriptions bigint, with_work bigint, blocked bigint, leased bigint,
-              expired_leases bigint, oldest_work_age interval, horizon_held_for interval)
+              expired_leases bigint, oldest_work_age interval, horizon_held_for interval, seal_stopped text)
 LANGUAGE sql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
   SELECT e.partition, e.error IS NULL, e.error, s.*
     FROM act._each_partition('SELECT * FROM act.status_p($1)') AS e,
