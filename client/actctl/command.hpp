@@ -39,6 +39,7 @@ void AddLogVerify(CLI::App& log, Chosen& chosen);                       // log_v
 void AddLogNote(CLI::App& log, Chosen& chosen);                         // log_note.cpp: vkey, sign, verify-note
 void AddLogCheckpoint(CLI::App& log, const Database& db, Chosen& chosen);  // log_checkpoint.cpp
 void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen);       // log_audit.cpp
+void AddLogExport(CLI::App& log, const Database& db, Chosen& chosen);      // log_export.cpp
 void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   actctl::AddLogNote(*log, chosen);
   actctl::AddLogCheckpoint(*log, db, chosen);
   actctl::AddLogAudit(*log, db, chosen);
+  actctl::AddLogExport(*log, db, chosen);
   actctl::AddStatus(app, db, chosen);
   actctl::AddLag(app, db, chosen);
   actctl::AddBlocked(app, db, chosen);

@@ -389,6 +389,7 @@ else
   run 2 "audit, the pin on standard input" log audit --pin - --vkey "$vkey"
   run 2 "checkpoint, an RSA key" log checkpoint --sign "$work/rsa.pem"
   run 2 "checkpoint, a missing key" log checkpoint --sign "$work/missing.pem"
+  run 2 "export, no directory" log export
 fi
 
 # ---- Help at every level (0) ------------------------------------------------------
@@ -401,6 +402,7 @@ help "actctl log sign --help" log sign --help
 help "actctl log verify-note --help" log verify-note --help
 help "actctl log checkpoint --help" log checkpoint --help
 help "actctl log audit --help" log audit --help
+help "actctl log export --help" log export --help
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
