@@ -110,9 +110,40 @@ def node_hash(left, right):
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+def largest_power_below(n):
+    return 1 << ((n - 1).bit_length() - 1)
+
+
+def inclusion_path_length(index, size):
+    """The hashes of PATH(index, D[size]): one per split on the way down to the leaf."""
+    length = 0
+    while size > 1:
+        k = largest_power_below(size)
+        index, size = (index, k) if index < k else (index - k, size - k)
+        length += 1
+    return length
+
+
+def consistency_path_length(old_size, new_size):
+    """The hashes of PROOF(old_size, D[new_size]): one per split on the way down
+    to the old tree's last subtree, plus that subtree unless it is the whole old tree."""
+    if old_size == 0 or old_size == new_size:
+        return 0
+    length, whole = 0, True
+    while old_size != new_size:
+        k = largest_power_below(new_size)
+        if old_size <= k:
+            new_size = k
+        else:
+            old_size, new_size, whole = old_size - k, new_size - k, False
+        length += 1
+    return length + (0 if whole else 1)
+
+
 def verify_inclusion(index, size, leaf, path, root):
-    """RFC 9162 2.1.3.2."""
-    if index >= size:
+    """RFC 9162 2.1.3.2. A path of any other length than the proof's is
+    refused before anything is hashed, not left to the walk to notice."""
+    if index >= size or len(path) != inclusion_path_length(index, size):
         return False
     fn, sn, r = index, size - 1, leaf
     for p in path:
@@ -129,7 +160,10 @@ def verify_inclusion(index, size, leaf, path, root):
 
 
 def verify_consistency(old_size, old_root, new_size, new_root, path):
-    """RFC 9162 2.1.4.2, with the sizes 0 and equal made explicit."""
+    """RFC 9162 2.1.4.2, with the sizes 0 and equal made explicit; a path of
+    another length than the proof's is refused first."""
+    if old_size > new_size or len(path) != consistency_path_length(old_size, new_size):
+        return False
     if old_size == 0:
         return not path and old_root == hashlib.sha256(b"").digest()
     if old_size == new_size:

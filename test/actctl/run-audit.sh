@@ -3,7 +3,8 @@
 # The log's two auditors, `actctl log audit` and docs/audit.py, and `actctl
 # log checkpoint --sign`, against the cluster the PG* environment points at, in
 # a database of their own. A clean log passes (trust on first use, then
-# consistency with the pin, full and sampled, truncated streams included); each
+# consistency with the pin, full and sampled, truncated streams included), and
+# docs/audit.py's proof checks refuse every generated mutation; each
 # kind of tampering fails with exit 3 and a line naming it: an event's data, a
 # stored entry, a tile, a signed checkpoint inconsistent with the pin, a
 # rollback, a signature that does not verify. Details go to stderr; the last
@@ -62,6 +63,19 @@ check() {
   fi
   pass
 }
+# docs/audit.py's proof checks, without the database: every proof of trees of
+# up to 24 entries holds and every mutation of it is refused
+# (test/actctl/audit_proofs.py, its cases from test/actctl/proof_probes.py).
+read -r proof_passed proof_failed < <(python3 test/actctl/audit_proofs.py 24 2>"$dir/audit-proofs.err" | tail -n 1)
+# One check, however many cases (each wrong verdict is a line on stderr).
+if [ -n "${proof_failed:-}" ] && [ "$proof_passed" -gt 0 ]; then
+  [ "$proof_failed" -eq 0 ] && pass || failed=$((failed + proof_failed))
+else
+  failed=$((failed + 1))
+  echo "FAIL: test/actctl/audit_proofs.py reported nothing" >&2
+fi
+sed 's/^/  audit_proofs: /' "$dir/audit-proofs.err" >&2
+
 has() {  # has DESCRIPTION FILE REGEX: a line of FILE matches
   if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" >&2; fi
 }
