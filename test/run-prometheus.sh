@@ -148,7 +148,7 @@ done
 # Each family with HELP and TYPE; those of always in either mode.
 always=(pg_act_concurrent_mode pg_act_horizon pg_act_max_event_id pg_act_subscriptions pg_act_expired_leases
         pg_act_oldest_work_age_seconds pg_act_horizon_held_seconds pg_act_log_entries pg_act_log_unsealed_age_seconds
-        pg_act_subscriptions_with_work pg_act_subscriptions_blocked pg_act_subscriptions_leased)
+        pg_act_log_seal_stopped pg_act_subscriptions_with_work pg_act_subscriptions_blocked pg_act_subscriptions_leased)
 mapfile -t families < <({ cut -d'|' -f1 <<<"$before"; printf '%s\n' "${always[@]}"; } | grep . | sort -u)
 for name in "${families[@]}"; do
   type=gauge

@@ -63,6 +63,14 @@ ACT_SQL_FUNCTION(act_seal) {
   return ReturnState(fcinfo, state);
 }
 
+ACT_SQL_FUNCTION(act_seal_stop) {
+  pg::SpiSession spi;
+  const std::optional<std::string> stop = pg::log::SealStop(pg::log::ReadLogState(pg::log::ReadOn::kLatest));
+  spi.Finish();
+  if (!stop) PG_RETURN_NULL();
+  return pg::MakeText(*stop);
+}
+
 ACT_SQL_FUNCTION(act_seal_through) {
   pg::RequirePrimary("act.seal_through");
   const int64 id = RequiredInt64(fcinfo, 0, "id");

@@ -217,4 +217,11 @@ std::optional<std::uint64_t> PositionOf(int64 id) {
   return index * core::tlog::kTileWidth + static_cast<std::uint64_t>(found - ids.begin());
 }
 
+std::optional<std::uint64_t> BundleIndexOf(int64 id, ReadOn snapshot) {
+  Datum values[1] = {Int64GetDatum(id)};
+  Run(g_bundle_of_id, values, snapshot, true, SPI_OK_SELECT);
+  if (RowCount() == 0) return std::nullopt;
+  return static_cast<std::uint64_t>(RowInt64(0, 1).value_or(0));
+}
+
 }  // namespace act::pg::log

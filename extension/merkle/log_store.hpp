@@ -70,6 +70,8 @@ void WriteBundle(const EntryBundle& bundle);
 
 // The entry position of an event id; nullopt when no sealed entry has it.
 std::optional<std::uint64_t> PositionOf(int64 id);
+// The bundle that would hold an id: the last one starting at or below it.
+std::optional<std::uint64_t> BundleIndexOf(int64 id, ReadOn snapshot);
 
 // A tree size a caller names, 0 .. the current size (22023 otherwise).
 std::uint64_t CheckedSize(int64 size, const char* name, const LogState& state);

@@ -23,6 +23,14 @@ constexpr Oid kIdRange[] = {INT8OID, INT8OID};
 constexpr long kChunkRows = 8192;
 SavedPlan g_events_to_seal("SELECT id, hash FROM act.events WHERE id > $1 AND id <= $2 ORDER BY id", 2, kIdRange,
                            PlanMode::kGeneric);
+constexpr Oid kAfter[] = {INT8OID};
+SavedPlan g_first_unsealed("SELECT id, octet_length(hash) FROM act.events WHERE id > $1 ORDER BY id LIMIT 1", 1, kAfter,
+                           PlanMode::kGeneric);
+
+std::string BadHash(int64 id, std::size_t bytes) {
+  return "event " + std::to_string(id) + " has a hash of " + std::to_string(bytes) +
+         " bytes, not 32: sealing stops before it";
+}
 
 // The right edge of every tile level while sealing: a tile is written as soon
 // as it is full, the partial ones once at the end.
@@ -110,19 +118,23 @@ LogState Seal() {
   };
 
   int64 after = state.sealed_upto_id;
-  for (;;) {
+  bool stopped = false;
+  while (!stopped) {
     Datum range[2] = {Int64GetDatum(after), Int64GetDatum(horizon)};
     ExecuteOnLatest(g_events_to_seal.Get(), range, nullptr, true, kChunkRows, SPI_OK_SELECT);
     // Copied out first: the writes below replace SPI's result.
     const uint64 rows = RowCount();
     std::vector<std::pair<int64, Hash>> chunk;
     chunk.reserve(rows);
+    int64 stop_at = 0;
     for (uint64 row = 0; row < rows; ++row) {
       const int64 id = RowInt64(row, 1).value_or(0);
       const std::string_view stored_hash = RowText(row, 2).value_or("");
-      if (stored_hash.size() != sizeof(Hash))
-        throw core::SqlError(core::sqlstate::kDataCorrupted, "event " + std::to_string(id) + " has a hash of " +
-                                                                 std::to_string(stored_hash.size()) + " bytes, not 32");
+      if (stored_hash.size() != sizeof(Hash)) {
+        stopped = true;
+        stop_at = id;
+        break;
+      }
       chunk.emplace_back(id, HashFromBytes(stored_hash, "an event hash"));
     }
     for (const auto& [id, entry] : chunk) {
@@ -130,24 +142,36 @@ LogState Seal() {
       bundle.Add(id, entry);
       after = id;
     }
-    if (rows < static_cast<uint64>(kChunkRows)) break;
+    if (stopped) after = stop_at - 1;  // the ids between the last entry and it are burned
+    else if (rows < static_cast<uint64>(kChunkRows)) break;
   }
   tiles.WritePartial();
   bundle.WritePartial();
 
   state.size = static_cast<int64>(frontier.size());
   state.root = frontier.Root();
-  state.sealed_upto_id = horizon;
+  state.sealed_upto_id = stopped ? after : horizon;
   WriteLogState(state);
   return state;
+}
+
+std::optional<std::string> SealStop(const LogState& state) {
+  Datum after[1] = {Int64GetDatum(state.sealed_upto_id)};
+  ExecuteOnLatest(g_first_unsealed.Get(), after, nullptr, true, 1, SPI_OK_SELECT);
+  if (RowCount() == 0) return std::nullopt;
+  const int64 bytes = RowInt64(0, 2).value_or(0);
+  if (bytes == static_cast<int64>(sizeof(Hash))) return std::nullopt;
+  return BadHash(RowInt64(0, 1).value_or(0), static_cast<std::size_t>(bytes));
 }
 
 LogState SealThrough(int64 id, int timeout_ms) {
   LogState state = Seal();
   if (state.sealed_upto_id >= id) return state;
+  if (const std::optional<std::string> stop = SealStop(state)) throw core::SqlError(core::sqlstate::kDataCorrupted, *stop);
   const int64 horizon = WaitForHorizon(id - 1, timeout_ms);
   if (horizon >= id) state = Seal();
   if (state.sealed_upto_id >= id) return state;
+  if (const std::optional<std::string> stop = SealStop(state)) throw core::SqlError(core::sqlstate::kDataCorrupted, *stop);
   throw core::SqlError(core::sqlstate::kObjectNotInPrerequisiteState,
                        "event " + std::to_string(id) + " cannot be sealed yet: the horizon is at " +
                            std::to_string(horizon) + ", held back by a transaction still in flight (act.horizon_holders())");

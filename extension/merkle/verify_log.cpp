@@ -3,9 +3,11 @@
 // recomputed from its row, as act.verify does, rows read from the id index) and the stored tree
 // against the entries (every tile hash over the range recomputed from the
 // level below), then the roots the log has stated: act.log_state's and each
-// checkpoint's in the range. One row per problem; none when all agree.
-// Events act.truncate deleted have no content left: their entries stand as
-// sealed (C2SP pruning), their proofs still hold.
+// checkpoint's, its note and its signatures by registered keys. An entry
+// whose event is gone passes only when a removal record accounts for it
+// (removal_records.hpp); an event no entry holds at or below what was
+// sealed, and a corrupted event not sealed yet, are reported too. One row
+// per problem; none when all agree.
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -24,6 +26,8 @@
 #include "event_rows.hpp"
 #include "log_rows.hpp"
 #include "log_store.hpp"
+#include "removal_records.hpp"
+#include "checkpoint_notes.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -32,11 +36,6 @@ namespace merkle = core::merkle;
 namespace tlog = core::tlog;
 
 namespace {
-
-constexpr Oid kSizeRange[] = {INT8OID, INT8OID};
-pg::SavedPlan g_checkpoints_in_range(
-    "SELECT size, root FROM act.checkpoints WHERE size > $1 AND size <= $2 ORDER BY size", 2, kSizeRange,
-    pg::PlanMode::kGeneric);
 
 const std::vector<core::Hash> kNoHashes;
 
@@ -93,9 +92,14 @@ class Verifier {
   // it (entries against events, leaf hashes against the tile), and every
   // full tile against the hash its parent tile holds for it.
   std::vector<Problem> Run() {
-    if (begin_ < end_) {
+    ledger_.Load(size_, [this](std::optional<int64> position, std::optional<int64> id, std::string problem) {
+      Report(position, id, std::move(problem));
+    });
+    if (begin_ < end_)
       for (unsigned level = 0; tlog::HashesAtTileLevel(size_, level) > 0; ++level) CheckLevel(level);
+    if (end_ == size_) {
       CheckEventsPastTheEntries();
+      CheckUnsealedEvents();
     }
     CheckRoots();
     return std::move(problems_);
@@ -184,19 +188,63 @@ class Verifier {
     const std::size_t lo = begin_ > first ? begin_ - first : 0;
     const std::size_t hi = std::min<std::uint64_t>(bundle->ids.size(), end_ - first);
     if (lo >= hi) return;
-    if (!have_after_) after_ = bundle->ids[lo] - 1;
+    // From the first entry on, an event below it is one the tree lacks.
+    if (!have_after_) after_ = first + lo == 0 ? std::numeric_limits<int64>::min() : bundle->ids[lo] - 1;
     const int64 last_id = bundle->ids[hi - 1];
     CheckEventsAgainst(*bundle, lo, hi, last_id);
     after_ = last_id;
     have_after_ = true;
   }
 
-  // Past the last entry: an event at or below what was sealed that no entry holds.
+  // Past the last entry: an event at or below what was sealed that no entry
+  // holds (in an empty tree, any such event).
   void CheckEventsPastTheEntries() {
-    if (have_after_ && end_ == size_ && after_ < state_.sealed_upto_id) {
+    if (!have_after_) {
+      if (size_ != 0) return;  // the last bundle is missing or damaged: reported
+      after_ = std::numeric_limits<int64>::min();
+      have_after_ = true;
+    }
+    if (after_ < state_.sealed_upto_id) {
       const pg::log::EntryBundle none;
       CheckEventsAgainst(none, 0, 0, state_.sealed_upto_id);
+      after_ = state_.sealed_upto_id;
     }
+  }
+
+  // The events not sealed yet: a hash the sealer cannot take stops sealing
+  // for good, and a content that does not match its hash will fail the
+  // seal's later check; both are reported now, as rows.
+  void CheckUnsealedEvents() {
+    if (!have_after_) return;
+    pg::EventRow row;
+    while (events_.Next(std::max(after_, state_.sealed_upto_id), std::numeric_limits<int64>::max(), row)) {
+      const std::optional<core::Hash> prev = ChainToNext(row);
+      const std::string id = std::to_string(row.id);
+      if (row.hash.size() != core::kZeroHash.size())
+        Report(std::nullopt, row.id,
+               "event " + id + " (not sealed yet) has a hash of " + std::to_string(row.hash.size()) +
+                   " bytes, not 32: sealing stops before it");
+      else if (!prev)
+        Report(std::nullopt, row.id,
+               "event " + id + " (not sealed yet): its previous version is missing, so its hash cannot be recomputed");
+      else if (const core::Hash computed = rehasher_.Compute(*prev, row);
+               std::memcmp(computed.data(), row.hash.data(), computed.size()) != 0)
+        Report(std::nullopt, row.id, "event " + id + " (not sealed yet): its content does not match its hash");
+    }
+  }
+
+  // An entry whose event is not in act.events: accounted for by a removal
+  // record, or a problem.
+  void CheckMissing(const pg::log::EntryBundle& bundle, std::size_t entry) {
+    const std::uint64_t position = bundle.index * tlog::kTileWidth + entry;
+    if (ledger_.RecordListing(position)) {
+      ledger_.CountAccounted();
+      return;
+    }
+    const int64 id = bundle.ids[entry];
+    Report(static_cast<int64>(position), id,
+           "event " + std::to_string(id) + " of entry " + std::to_string(position) +
+               " is missing from act.events and no removal record accounts for it");
   }
 
   // The events with ids in (after_, last_id] against entries [lo, hi) of the
@@ -207,7 +255,7 @@ class Verifier {
     std::size_t entry = lo;
     while (events_.Next(after_, last_id, row)) {
       const int64 id = row.id;
-      while (entry < hi && bundle.ids[entry] < id) ++entry;  // deleted by act.truncate
+      for (; entry < hi && bundle.ids[entry] < id; ++entry) CheckMissing(bundle, entry);
       const std::optional<core::Hash> prev = ChainToNext(row);
       if (entry >= hi || bundle.ids[entry] != id) {
         Report(std::nullopt, id, "event " + std::to_string(id) + " is in act.events but not in the log");
@@ -215,6 +263,9 @@ class Verifier {
       }
       const int64 position = static_cast<int64>(bundle.index * tlog::kTileWidth + entry);
       const core::Hash& sealed = bundle.entries[entry];
+      if (const std::optional<int64> record = ledger_.RecordListing(static_cast<std::uint64_t>(position)))
+        Report(position, id, "removal record " + std::to_string(*record) + " lists the entry of event " +
+                                 std::to_string(id) + " as removed, but the event is present");
       if (row.hash.size() != sealed.size() || std::memcmp(row.hash.data(), sealed.data(), sealed.size()) != 0)
         Report(position, id, "the event's stored hash is not the entry sealed for it");
       else if (!prev)
@@ -223,6 +274,7 @@ class Verifier {
         Report(position, id, "the event's content does not match its hash");
       ++entry;
     }
+    for (; entry < hi; ++entry) CheckMissing(bundle, entry);
   }
 
   // What `row` must chain to, and `row` remembered as what its successor
@@ -283,16 +335,9 @@ class Verifier {
       if (root && *root != state_.root)
         Report(state_.size, std::nullopt, "act.log_state's root is not the root of the stored tree");
     }
-    Datum range[2] = {Int64GetDatum(static_cast<int64>(begin_)), Int64GetDatum(static_cast<int64>(end_))};
-    pg::Execute(g_checkpoints_in_range.Get(), range, nullptr, true, 0, SPI_OK_SELECT);
-    std::vector<std::pair<int64, std::string>> stated;
-    for (uint64 row = 0; row < pg::RowCount(); ++row)
-      stated.emplace_back(pg::RowInt64(row, 1).value_or(0), std::string(pg::RowText(row, 2).value_or("")));
-    for (const auto& [size, root] : stated) {
-      const std::optional<core::Hash> computed = root_at(static_cast<std::uint64_t>(size));
-      if (computed && std::string_view(reinterpret_cast<const char*>(computed->data()), computed->size()) != root)
-        Report(size, std::nullopt, "the checkpoint at size " + std::to_string(size) + " states another root than the tree's");
-    }
+    pg::log::VerifyCheckpoints(begin_, end_, size_, root_at, [this](int64 size, std::string problem) {
+      Report(size, std::nullopt, std::move(problem));
+    });
   }
 
   struct StreamHash {
@@ -313,6 +358,7 @@ class Verifier {
   bool have_after_ = false;
   int64 after_ = 0;
   pg::EventRehasher rehasher_;
+  pg::log::RemovalLedger ledger_;
   std::unordered_map<std::string, LastSeen, StreamHash, std::equal_to<>> last_seen_;
   std::pair<const std::string, LastSeen>* last_ = nullptr;  // the stream of the last row, in last_seen_
 };

@@ -60,6 +60,8 @@ DECLARE
   boundary record;
   predecessor bytea;
   removed bigint;
+  gone_ids bigint[];
+  removed_ids bigint[] := '{}';
   seeded record;
   now_ts timestamptz := now();
 BEGIN
@@ -75,6 +77,10 @@ BEGIN
     PERFORM act._require_known_keys(target, format('targets[%s]', position),
                                     ARRAY['stream', 'snapshot', 'meta', 'before', 'max_id']);
     PERFORM act._require_stream(target -> 'stream', format('targets[%s].stream', position));
+    IF target ->> 'stream' = '__truncations__' THEN
+      RAISE EXCEPTION 'targets[%].stream "__truncations__" holds the log''s removal records: it cannot be truncated', position
+        USING ERRCODE = 'invalid_parameter_value';
+    END IF;
     IF (SELECT count(*) FROM jsonb_array_elements(targets) t WHERE t ->> 'stream' = target ->> 'stream') > 1 THEN
       RAISE EXCEPTION 'targets name stream "%" more than once', target ->> 'stream' USING ERRCODE = 'invalid_parameter_value';
     END IF;
@@ -121,8 +127,9 @@ BEGIN
     -- The log's tree keeps what is deleted: seal it first.
     PERFORM act._seal_through(s.last_id)
        FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream) s WHERE s.last_id IS NOT NULL;
-    DELETE FROM act.events e WHERE e.stream = target_stream;
-    GET DIAGNOSTICS removed = ROW_COUNT;
+    WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream RETURNING e.id)
+    SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
+    removed_ids := removed_ids || gone_ids;
     DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
     INSERT INTO act.events AS e (stream, version, name, data, meta, created, hash)
     VALUES (target_stream, 0, seed_name, seed_data, seed_meta, now_ts,
@@ -155,12 +162,18 @@ BEGIN
     PERFORM act._seal_through(s.last_id)
        FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id) s
       WHERE s.last_id IS NOT NULL;
-    DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id;
-    GET DIAGNOSTICS removed = ROW_COUNT;
+    WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id RETURNING e.id)
+    SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
+    removed_ids := removed_ids || gone_ids;
     stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;
     name := boundary.name; before := window_before;
     RETURN NEXT;
   END LOOP;
+
+  -- What was deleted stays accounted for in the log (docs/verifiable-log.md).
+  IF cardinality(removed_ids) > 0 THEN
+    PERFORM act._record_removal(removed_ids);
+  END IF;
 END $$;
 COMMENT ON FUNCTION act.truncate(jsonb) IS
   'Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window';

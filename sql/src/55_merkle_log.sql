@@ -69,6 +69,12 @@ CREATE FUNCTION act._seal_through(id bigint, timeout_ms int DEFAULT 10000) RETUR
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_seal_through';
 
+-- Why sealing cannot go on: the first event the tree lacks has a hash that
+-- is not 32 bytes (one primary-key lookup). NULL when nothing stops it.
+CREATE FUNCTION act._seal_stop() RETURNS text
+LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_seal_stop';
+
 CREATE FUNCTION act.log_size() RETURNS TABLE(size bigint, root bytea, sealed_upto_id bigint)
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_log_size';

@@ -73,7 +73,7 @@ COMMENT ON FUNCTION act.lag(text, int) IS
 CREATE FUNCTION act.status()
 RETURNS TABLE(mode text, horizon bigint, max_event_id bigint, sealed_size bigint, subscriptions bigint,
               with_work bigint, blocked bigint, leased bigint, expired_leases bigint, oldest_work_age interval,
-              horizon_held_for interval)
+              horizon_held_for interval, seal_stopped text)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off
   -- Without JIT: with seqscans off, a scan of the one-row act.log_state is costed
   -- high enough for JIT to compile the query for seconds on every call.
@@ -89,10 +89,11 @@ BEGIN
          (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
          (SELECT count(*) FROM pending p WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp()),
          (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
-         (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h);
+         (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
+         act._seal_stop();
 END $$;
 COMMENT ON FUNCTION act.status() IS
-  'One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon';
+  'One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon, why sealing stopped';
 
 -- Cumulative counters of this database since the server started or
 -- act.reset_counters(); no rows in fenced mode, which has no shared memory
@@ -130,6 +131,7 @@ BEGIN
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(h.since) FROM act.horizon_holders() h)), 0)::double precision),
     ('pg_act_log_entries', coalesce((SELECT l.size FROM act.log_state l), 0)::double precision),
+    ('pg_act_log_seal_stopped', CASE WHEN act._seal_stop() IS NULL THEN 0 ELSE 1 END::double precision),
     -- The oldest event the log's tree does not hold yet: one primary-key lookup.
     ('pg_act_log_unsealed_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT e.created FROM act.events e

@@ -25,7 +25,7 @@ GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.event
 GRANT SELECT (pii) ON act.events TO act_pii_reader;
 GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.wide_marks, act.correlators,
   act.stream_anchors, act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys,
-  act.partitioning
+  act.log_removals, act.partitioning
   TO act_reader;
 
 GRANT EXECUTE ON FUNCTION
@@ -36,7 +36,7 @@ GRANT EXECUTE ON FUNCTION
   act.status(), act.lag(text, int), act.metrics(),
   act.log_size(), act.merkle_root(bigint), act.log_position(bigint), act.prove_inclusion(bigint, bigint),
   act.prove_consistency(bigint, bigint), act.log_entries(bigint, bigint), act.prove_stream(text, bigint),
-  act.verify_log(bigint, bigint), act.log_wait(bigint, int),
+  act.verify_log(bigint, bigint), act.log_wait(bigint, int), act.log_removals(),
   act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea), act.verify_consistency(bigint, bytea, bigint, bytea, bytea[])
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
@@ -58,3 +58,4 @@ SELECT pg_catalog.pg_extension_config_dump('act.log_tiles', '');
 SELECT pg_catalog.pg_extension_config_dump('act.log_entries', '');
 SELECT pg_catalog.pg_extension_config_dump('act.checkpoints', '');
 SELECT pg_catalog.pg_extension_config_dump('act.log_keys', '');
+SELECT pg_catalog.pg_extension_config_dump('act.log_removals', '');

@@ -14,7 +14,7 @@ SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.prona
   'every owner-rights function but act.commit and act.version pins search_path (security.sql runs both under a hostile one)');
 SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_extension x
              JOIN pg_class c ON c.oid = ANY (x.extconfig) WHERE x.extname = 'pg_act'),
-  ARRAY['checkpoints', 'correlators', 'events', 'events_id_seq', 'log_entries', 'log_keys', 'log_state', 'log_tiles', 'partitioning',
+  ARRAY['checkpoints', 'correlators', 'events', 'events_id_seq', 'log_entries', 'log_keys', 'log_removals', 'log_state', 'log_tiles', 'partitioning',
         'stream_anchors', 'subscription_rows', 'wide_classes', 'wide_marks'], 'tables and sequence are registered for pg_dump');
 
 CREATE ROLE app_reader IN ROLE act_reader;
@@ -58,11 +58,11 @@ SET ROLE app_admin;
 SELECT is((SELECT name FROM act.truncate('[{"stream": "r-1"}]')), '__tombstone__', 'act_admin truncates');
 SELECT is(act.reset('["r-sub"]'), 1, 'act_admin resets');
 SELECT throws_ok($$DELETE FROM act.correlators$$, '42501', NULL, 'act_admin cannot DELETE correlators directly');
-SELECT is((SELECT size FROM act.seal()), 2::bigint, 'act_admin seals (the commit and the tombstone)');
+SELECT is((SELECT size FROM act.seal()), 3::bigint, 'act_admin seals (the commit, the tombstone and the removal record)');
 SELECT throws_ok($$DELETE FROM act.log_tiles$$, '42501', NULL, 'act_admin cannot DELETE tiles directly');
 RESET ROLE;
 SET ROLE app_reader;
-SELECT is((SELECT leaf_index FROM act.prove_inclusion((SELECT max(id) FROM act.events))), 1::bigint,
+SELECT is((SELECT leaf_index FROM act.prove_inclusion((SELECT max(id) FROM act.events))), 2::bigint,
   'act_reader proves inclusion');
 SELECT is_empty($$SELECT * FROM act.verify_log()$$, 'act_reader verifies the log');
 RESET ROLE;

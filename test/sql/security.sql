@@ -81,7 +81,7 @@ SELECT results_eq('SELECT stream, version FROM h_keyed_2', $$VALUES ('sp-6', 0)$
 SELECT results_eq('SELECT id FROM h_keyed_3 UNION ALL SELECT id FROM h_keyed_4',
   'SELECT id FROM h_keyed_1 UNION ALL SELECT id FROM h_keyed_2', 'a keyed retry and act.commit_by_key find the key''s own commit');
 SELECT results_eq('SELECT stream, names, added, at, correlated_at FROM h_widen ORDER BY stream',
-  $$VALUES ('sp-named'::text, ARRAY['A', 'B'], ARRAY['B'], -1::bigint, 2::bigint), ('sp-wide', ARRAY['A', 'E'], ARRAY['E'], -1, 6)$$,
+  $$VALUES ('sp-named'::text, ARRAY['A', 'B'], ARRAY['B'], -1::bigint, 2::bigint), ('sp-wide', ARRAY['A', 'E'], ARRAY['E'], -1, 7)$$,
   'act.widen widens the row it was given and back-fills from its source''s events of the added names');
 SELECT results_eq('SELECT version, name FROM h_commit_2', $$VALUES (0, 'C')$$,
   'commit: another new stream (the first one''s head is not taken for it)');
@@ -125,7 +125,7 @@ SELECT results_eq($$
       ('app_admin', 'checkpoint'), ('app_admin', 'checkpoint'), ('app_admin', 'claim'), ('app_admin', 'claim_events'), ('app_admin', 'commit'), ('app_admin', 'commit_by_key'),
       ('app_admin', 'defer'), ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'), ('app_admin', 'horizon'),
       ('app_admin', 'horizon_holders'), ('app_admin', 'hosted_partition'), ('app_admin', 'lag'), ('app_admin', 'log_entries'),
-      ('app_admin', 'log_position'), ('app_admin', 'log_size'), ('app_admin', 'log_wait'),
+      ('app_admin', 'log_position'), ('app_admin', 'log_removals'), ('app_admin', 'log_size'), ('app_admin', 'log_wait'),
       ('app_admin', 'max_event_id'), ('app_admin', 'merkle_root'), ('app_admin', 'metrics'), ('app_admin', 'mode'),
       ('app_admin', 'partition_of'), ('app_admin', 'prioritize'), ('app_admin', 'prove_consistency'), ('app_admin', 'prove_inclusion'),
       ('app_admin', 'prove_stream'), ('app_admin', 'query'), ('app_admin', 'query_stats'),
@@ -134,7 +134,7 @@ SELECT results_eq($$
       ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_consistency'), ('app_admin', 'verify_inclusion'), ('app_admin', 'verify_log'),
       ('app_admin', 'version'), ('app_admin', 'wait'), ('app_admin', 'widen'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
       ('app_reader', 'horizon_holders'), ('app_reader', 'hosted_partition'), ('app_reader', 'lag'), ('app_reader', 'log_entries'),
-      ('app_reader', 'log_position'), ('app_reader', 'log_size'), ('app_reader', 'log_wait'),
+      ('app_reader', 'log_position'), ('app_reader', 'log_removals'), ('app_reader', 'log_size'), ('app_reader', 'log_wait'),
       ('app_reader', 'max_event_id'), ('app_reader', 'merkle_root'), ('app_reader', 'metrics'),
       ('app_reader', 'mode'), ('app_reader', 'partition_of'), ('app_reader', 'prove_consistency'), ('app_reader', 'prove_inclusion'),
       ('app_reader', 'prove_stream'), ('app_reader', 'query'), ('app_reader', 'query_stats'),
@@ -143,7 +143,7 @@ SELECT results_eq($$
       ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'claim_events'), ('app_worker', 'commit'), ('app_worker', 'commit_by_key'),
       ('app_worker', 'event_hash'), ('app_worker', 'forget_pii'), ('app_worker', 'horizon'),
       ('app_worker', 'horizon_holders'), ('app_worker', 'hosted_partition'), ('app_worker', 'lag'), ('app_worker', 'log_entries'),
-      ('app_worker', 'log_position'), ('app_worker', 'log_size'), ('app_worker', 'log_wait'),
+      ('app_worker', 'log_position'), ('app_worker', 'log_removals'), ('app_worker', 'log_size'), ('app_worker', 'log_wait'),
       ('app_worker', 'max_event_id'), ('app_worker', 'merkle_root'), ('app_worker', 'metrics'),
       ('app_worker', 'mode'), ('app_worker', 'partition_of'), ('app_worker', 'prove_consistency'), ('app_worker', 'prove_inclusion'),
       ('app_worker', 'prove_stream'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
@@ -152,7 +152,7 @@ SELECT results_eq($$
       ('app_worker', 'widen'),
       ('app_writer', 'commit'), ('app_writer', 'commit_by_key'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
       ('app_writer', 'horizon_holders'), ('app_writer', 'hosted_partition'), ('app_writer', 'lag'), ('app_writer', 'log_entries'),
-      ('app_writer', 'log_position'), ('app_writer', 'log_size'), ('app_writer', 'log_wait'),
+      ('app_writer', 'log_position'), ('app_writer', 'log_removals'), ('app_writer', 'log_size'), ('app_writer', 'log_wait'),
       ('app_writer', 'max_event_id'), ('app_writer', 'merkle_root'), ('app_writer', 'metrics'),
       ('app_writer', 'mode'), ('app_writer', 'partition_of'), ('app_writer', 'prove_consistency'), ('app_writer', 'prove_inclusion'),
       ('app_writer', 'prove_stream'), ('app_writer', 'query'), ('app_writer', 'query_stats'),
@@ -205,7 +205,7 @@ SELECT results_eq($$
                            'SELECT setval(''act.events_id_seq'', 1)']) s
    ORDER BY 1, 2$$,
   'no application role can UPDATE, DELETE or TRUNCATE the tables or set the sequence (42501)');
-SELECT is((SELECT count(*) FROM act.events), 7::bigint, 'the log is unchanged');
+SELECT is((SELECT count(*) FROM act.events), 8::bigint, 'the log is unchanged (a truncate''s removal record included)');
 
 SELECT is(pg_temp.sqlstate_as('app_reader', $$SELECT * FROM act.commit('r', '[{"name": "A"}]')$$), '42501',
   'act_reader cannot commit');
@@ -226,7 +226,7 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT * FROM act.widen('sp-named', '["C"]')$$), '00000', 'act_worker widens');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
-SELECT is((SELECT count(*) FROM act.events), 8::bigint, 'only the granted commit wrote');
+SELECT is((SELECT count(*) FROM act.events), 9::bigint, 'only the granted commit wrote');
 
 -- pg_act's locks cannot be taken by other roles: the commit fence and the
 -- stream locks are advisory lock tags of kinds no SQL function can take

@@ -43,15 +43,15 @@ SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'cart-dot'
   'a source with a metacharacter is a pattern (cart.1 matches cartX1)');
 SELECT count(*) FROM act.commit('order-1', '[{"name": "__snapshot__", "data": {}}]');      -- 10
 SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'all'), 9::bigint, 'snapshots mark nothing');
-SELECT count(*) FROM act.truncate('[{"stream": "order-12"}]');                              -- 11
-SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'all'), 9::bigint, 'truncate marks nothing');
-SELECT count(*) FROM act.commit('invoice-1', '[{"name": "Issued"}]');                      -- 12
-SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'nothing-yet'), 12::bigint, 'a first mark lands on a NULL mark');
+SELECT count(*) FROM act.truncate('[{"stream": "order-12"}]');                              -- 11, its removal record 12
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'all'), 9::bigint, 'truncate marks nothing, nor does its removal record');
+SELECT count(*) FROM act.commit('invoice-1', '[{"name": "Issued"}]');                      -- 13
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'nothing-yet'), 13::bigint, 'a first mark lands on a NULL mark');
 
 -- Blocked rows are marked too
 UPDATE act.subscription_rows SET blocked = true WHERE stream = 'o1';
-SELECT count(*) FROM act.commit('order-1', '[{"name": "Refunded"}]');                      -- 13
-SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'o1'), 13::bigint, 'blocked rows are marked (claim skips them)');
+SELECT count(*) FROM act.commit('order-1', '[{"name": "Refunded"}]');                      -- 14
+SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'o1'), 14::bigint, 'blocked rows are marked (claim skips them)');
 UPDATE act.subscription_rows SET blocked = false WHERE stream = 'o1';
 
 -- Merge rules for existing rows
@@ -68,7 +68,7 @@ SELECT results_eq($$SELECT lane, correlated_at FROM act.subscriptions WHERE stre
   $$VALUES ('default'::text, 20::bigint)$$, 'omitting lane re-lanes to default (last writer wins); an omitted mark changes nothing');
 SELECT count(*) FROM act.subscribe('[{"stream": "dup", "priority": 1, "lane": "a", "correlated_at": 4}, {"stream": "dup", "priority": 5, "lane": "b", "correlated_at": 2}, {"stream": "dup", "priority": 2, "correlated_at": 3}]');
 SELECT results_eq($$SELECT priority, lane, correlated_at FROM act.subscriptions WHERE stream = 'dup'$$,
-  $$VALUES (5, 'default'::text, 13::bigint)$$, 'duplicates in one call: highest priority, last lane, highest mark (back-fill wins here)');
+  $$VALUES (5, 'default'::text, 14::bigint)$$, 'duplicates in one call: highest priority, last lane, highest mark (back-fill wins here)');
 SELECT count(*) FROM act.subscribe('[{"stream": "marked", "source": "nope", "correlated_at": 4}]');
 SELECT is((SELECT correlated_at FROM act.subscriptions WHERE stream = 'marked'), 4::bigint, 'a new row takes its given mark');
 SELECT is((SELECT count(*) FROM act.subscribe('[]')), 1::bigint, 'an empty list still returns the summary row');
