@@ -17,6 +17,7 @@
 #include "act/core/event_hash.hpp"
 #include "act/core/merkle.hpp"
 #include "audit.hpp"
+#include "audit_removals.hpp"
 #include "audit_rows.hpp"
 
 namespace actctl {
@@ -116,6 +117,7 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
   const std::int64_t last_id = EntryOf(last[0]).id;
 
   ChainChecker chains(txn);
+  RemovalRecords removals(txn, checkpoint.size);
   EventPages events(txn, last_id);
   merkle::Frontier frontier;
   // The hashes of deleted entries, as far as anchors need them.
@@ -154,7 +156,8 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
         events.Pop();
         ++report.events;
       } else {
-        ++report.deleted;  // deleted by act.truncate: its entry is all that is left
+        removals.AccountFor(position, entry.id);  // deleted by act.truncate: its entry is all that is left
+        ++report.deleted;
         const std::string hash(entry.hash.begin(), entry.hash.end());
         if (anchor_prevs.contains(hash)) deleted_hashes.insert(hash);
       }
@@ -169,6 +172,7 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
     throw LogBroken(fmt::format("the root of the {} entries is {}, not the checkpoint's {}", size,
                                 core::ToHex(frontier.Root()), core::ToHex(checkpoint.root)));
   report.chained = chains.chained();
+  report.later = removals.accounted_later();
   return report;
 }
 
@@ -187,6 +191,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     }
   }
   ChainChecker chains(txn);
+  RemovalRecords removals(txn, size);
   for (const std::uint64_t p : positions) {
     const auto position = static_cast<std::int64_t>(p);
     const pqxx::result rows = EntryRows(txn, position, position + 1);
@@ -198,6 +203,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     const pqxx::result event_rows =
         txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.id = $1", kEventColumns), entry.id);
     if (event_rows.empty()) {
+      removals.AccountFor(position, entry.id);
       ++report.deleted;
     } else {
       const EventRow event(event_rows[0]);
@@ -236,6 +242,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     ++report.entries;
   }
   report.chained = chains.chained();
+  report.later = removals.accounted_later();
   return report;
 }
 

@@ -85,10 +85,10 @@ int Audit(const Database& db, const AuditArgs& args) {
       const EntryReport report =
           args.full ? AuditAllEntries(txn, checkpoint) : AuditSampledEntries(txn, checkpoint, sample, random);
       fmt::print(
-          "entries: {} of {} checked{}: {} events recomputed ({} along their chains), {} deleted by "
-          "truncation; {}\n",
+          "entries: {} of {} checked{}: {} events recomputed ({} along their chains), {} deleted and accounted for "
+          "by removal records ({} by records not yet in this checkpoint); {}\n",
           report.entries, checkpoint.size, args.full ? " (full)" : "", report.events, report.chained, report.deleted,
-          args.full ? "the root of the entries is the checkpoint's" : "each inclusion proof holds");
+          report.later, args.full ? "the root of the entries is the checkpoint's" : "each inclusion proof holds");
       txn.commit();
       WritePin(args.pin, latest->note);
       fmt::print("pin: \"{}\" holds the checkpoint of size {}\n", args.pin, checkpoint.size);
