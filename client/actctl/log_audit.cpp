@@ -108,7 +108,8 @@ void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen) {
       "audit",
       "Audit the log trusting only the pinned checkpoint and the verifier key: the newest checkpoint signed by the key, "
       "its consistency with the pin (checked here), then entries against the events (hashes recomputed along each "
-      "stream's chain; with --full the root of all entries, else inclusion proofs of a random sample); on success the "
+      "stream's chain, each missing event accounted for by a removal record; with --full the root of all entries, else "
+      "inclusion proofs of a random sample); on success the "
       "pin moves to the new checkpoint. Exit 0 when everything holds, 3 when the log does not verify (stderr says "
       "what), 1 on a database error, 2 for unusable arguments, a missing pin without --init, or no connection");
   audit
