@@ -16,7 +16,9 @@ unusable arguments, a missing pin without --init, or no connection.
 """
 import argparse
 import base64
+import bisect
 import hashlib
+import json
 import os
 import random
 import struct
@@ -110,9 +112,40 @@ def node_hash(left, right):
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
+def largest_power_below(n):
+    return 1 << ((n - 1).bit_length() - 1)
+
+
+def inclusion_path_length(index, size):
+    """The hashes of PATH(index, D[size]): one per split on the way down to the leaf."""
+    length = 0
+    while size > 1:
+        k = largest_power_below(size)
+        index, size = (index, k) if index < k else (index - k, size - k)
+        length += 1
+    return length
+
+
+def consistency_path_length(old_size, new_size):
+    """The hashes of PROOF(old_size, D[new_size]): one per split on the way down
+    to the old tree's last subtree, plus that subtree unless it is the whole old tree."""
+    if old_size == 0 or old_size == new_size:
+        return 0
+    length, whole = 0, True
+    while old_size != new_size:
+        k = largest_power_below(new_size)
+        if old_size <= k:
+            new_size = k
+        else:
+            old_size, new_size, whole = old_size - k, new_size - k, False
+        length += 1
+    return length + (0 if whole else 1)
+
+
 def verify_inclusion(index, size, leaf, path, root):
-    """RFC 9162 2.1.3.2."""
-    if index >= size:
+    """RFC 9162 2.1.3.2. A path of any other length than the proof's is
+    refused before anything is hashed, not left to the walk to notice."""
+    if index >= size or len(path) != inclusion_path_length(index, size):
         return False
     fn, sn, r = index, size - 1, leaf
     for p in path:
@@ -129,7 +162,10 @@ def verify_inclusion(index, size, leaf, path, root):
 
 
 def verify_consistency(old_size, old_root, new_size, new_root, path):
-    """RFC 9162 2.1.4.2, with the sizes 0 and equal made explicit."""
+    """RFC 9162 2.1.4.2, with the sizes 0 and equal made explicit; a path of
+    another length than the proof's is refused first."""
+    if old_size > new_size or len(path) != consistency_path_length(old_size, new_size):
+        return False
     if old_size == 0:
         return not path and old_root == hashlib.sha256(b"").digest()
     if old_size == new_size:
@@ -301,6 +337,105 @@ def latest_signed(db, vkeys):
     return None
 
 
+class Removals:
+    """The removal records: what accounts for an entry whose event is absent.
+    A record is an event of stream __truncations__ (hashed, chained and sealed
+    like any other); the positions it removed are in a side table the owner
+    could edit, so its data carries their count and a digest of (position,
+    event id, entry) over them, which an edited list no longer matches."""
+
+    def __init__(self, db, tree_size, anchors):
+        self.db, self.tree_size, self.anchors = db, tree_size, anchors
+        [(log_size,)] = db.rows("SELECT size FROM act.log_size()")
+        self.log_size = int(log_size)
+        self.records = {}  # record id -> {"position", "ranges", "checked", "in_tree"}
+        ranges = []  # (begin, end, record id)
+        for rid, position, begin, end in db.rows(
+                "SELECT r.record_id, r.record_position, lower(u), upper(u) "
+                "FROM act.log_removals() r LEFT JOIN LATERAL unnest(r.positions) u ON true "
+                "ORDER BY r.record_id, lower(u)"):
+            record = self.records.setdefault(int(rid), {
+                "position": int(position) if position else None, "ranges": [], "checked": False, "in_tree": False})
+            if begin:
+                record["ranges"].append((int(begin), int(end)))
+                ranges.append((int(begin), int(end), int(rid)))
+        ranges.sort()
+        for (_, end, first), (begin, _, second) in zip(ranges, ranges[1:]):
+            if begin < end:
+                raise Broken(f"entry {begin} is listed by two removal records, events {first} and {second}")
+        self.ranges, self.begins = ranges, [r[0] for r in ranges]
+        self.chain_checked, self.later = False, 0
+
+    def account_for(self, position, eid):
+        i = bisect.bisect_right(self.begins, position) - 1
+        if i < 0 or position >= self.ranges[i][1]:
+            raise Broken(f"entry {position} (event {eid}) is missing and no removal record accounts for it")
+        rid = self.ranges[i][2]
+        record = self.records[rid]
+        if not record["checked"]:
+            self.check(rid, record, position, eid)
+        if not record["in_tree"]:
+            self.later += 1
+
+    def check(self, rid, record, position, eid):
+        rows = self.db.rows(f"SELECT {EVENT_COLUMNS} FROM act.events e WHERE e.id = {rid}")
+        if not rows:
+            raise Broken(f"entry {position} (event {eid}) is missing, and the removal record that lists it, "
+                         f"event {rid}, is missing from act.events")
+        event = event_of(rows[0])
+        label = f"removal record event {rid}"
+        if event[1] != "__truncations__" or event[3] != "__tombstone__":
+            raise Broken(f"{label} is event id {rid} (stream \"{event[1]}\" version {event[2]}), "
+                         "not a \"__tombstone__\" of stream \"__truncations__\"")
+        if not self.chain_checked:  # the records' stream along its chain: a rewritten record no longer chains
+            chains = Chains(self.anchors)
+            for row in self.db.rows(f"SELECT {EVENT_COLUMNS} FROM act.events e WHERE e.stream = '__truncations__' "
+                                    "ORDER BY e.version"):
+                chains.check(event_of(row))
+            self.chain_checked = True
+        try:
+            data = json.loads(event[4])
+        except ValueError:
+            raise Broken(f"{label}: its data is not JSON") from None
+        for key in ("removed", "first_position", "last_position"):
+            if not isinstance(data, dict) or not isinstance(data.get(key), int) or isinstance(data.get(key), bool):
+                raise Broken(f"{label}: its data {event[4]} has no integer \"{key}\"")
+        digest = data.get("digest")
+        if not isinstance(digest, str) or len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+            raise Broken(f"{label}: its data {event[4]} has no \"digest\" of 64 hex digits")
+        ranges = record["ranges"]
+        listed = sum(end - begin for begin, end in ranges)
+        first, last = ranges[0][0], ranges[-1][1] - 1
+        if last >= self.log_size:
+            raise Broken(f"{label} lists position {last}, beyond the log's {self.log_size} entries")
+        sha = hashlib.sha256()
+        for begin, end in ranges:
+            for at, entry_id, entry, present in self.db.rows(
+                    f"SELECT p.position, p.id, encode(p.hash, 'hex'), e.id IS NOT NULL FROM act.log_entries({begin}, "
+                    f"{end}) p LEFT JOIN act.events e ON e.id = p.id ORDER BY p.position"):
+                if present == "t":
+                    raise Broken(f"{label} lists entry {at}, but its event {entry_id} is present")
+                sha.update(struct.pack(">qq", int(at), int(entry_id)) + bytes.fromhex(entry))
+        # The count and bounds before the digest: they name an edit of the list more plainly.
+        if data["removed"] != listed:
+            raise Broken(f"{label} says it removed {data['removed']} entries, but {listed} positions are listed for it")
+        if (data["first_position"], data["last_position"]) != (first, last):
+            raise Broken(f"{label} says it removed positions {data['first_position']} to {data['last_position']}, "
+                         f"but positions {first} to {last} are listed for it")
+        if sha.hexdigest() != digest:
+            raise Broken(f"{label}: the digest of the {listed} entries listed for it is {sha.hexdigest()}, "
+                         f"its data says {digest}")
+        own = record["position"]  # its own entry (act.log_position's), after everything it lists
+        if own is not None and own <= last:
+            raise Broken(f"{label} is entry {own}, not after every entry it lists (the last is {last})")
+        record["in_tree"] = own is not None and own < self.tree_size
+        if record["in_tree"]:
+            [(own_id, own_hash)] = self.db.rows(f"SELECT id, encode(hash, 'hex') FROM act.log_entries({own}, {own + 1})")
+            if int(own_id) != rid or bytes.fromhex(own_hash) != event[7]:
+                raise Broken(f"entry {own} is not {label}: it holds event {own_id}")
+        record["checked"] = True
+
+
 def check_entry(position, entry, event):
     if entry != event[7]:
         raise Broken(f"entry {position} (event id {event[0]}): the entry holds hash {entry.hex()}, "
@@ -309,6 +444,7 @@ def check_entry(position, entry, event):
 
 def audit_all(db, size, root, anchors):
     frontier, chains, report = Frontier(), Chains(anchors), {"entries": 0, "events": 0, "deleted": 0}
+    removals = Removals(db, size, anchors)
     deleted_hashes = set()
     last_id = entries(db, size - 1, size)[0][1] if size else 0
     pending, after = [], 0  # events in id order, a page at a time
@@ -334,7 +470,8 @@ def audit_all(db, size, root, anchors):
                 chains.check(event)
                 check_entry(position, entry, event)
                 report["events"] += 1
-            else:
+            else:  # deleted by act.truncate: its entry is all that is left
+                removals.account_for(position, eid)
                 report["deleted"] += 1
                 deleted_hashes.add(entry)
             frontier.append(leaf_hash(entry))
@@ -344,11 +481,13 @@ def audit_all(db, size, root, anchors):
             raise Broken(f"the anchor of stream \"{stream}\" chains to no deleted entry of the log")
     if frontier.root() != root:
         raise Broken(f"the root of the {size} entries is {frontier.root().hex()}, not the checkpoint's {root.hex()}")
+    report["later"] = removals.later
     return report, chains.chained
 
 
 def audit_sample(db, size, root, anchors, count):
     chains, report = Chains(anchors), {"entries": 0, "events": 0, "deleted": 0}
+    removals = Removals(db, size, anchors)
     for position in sorted(random.sample(range(size), min(count, size))):
         found = entries(db, position, position + 1)
         if len(found) != 1 or found[0][0] != position:
@@ -367,6 +506,7 @@ def audit_sample(db, size, root, anchors, count):
             check_entry(position, entry, event)
             report["events"] += 1
         else:
+            removals.account_for(position, eid)
             report["deleted"] += 1
         [(index, tree_size, leaf, path, proof_root)] = db.rows(
             "SELECT p.leaf_index, p.tree_size, encode(p.leaf_hash, 'hex'), array_to_string(ARRAY(SELECT "
@@ -378,6 +518,7 @@ def audit_sample(db, size, root, anchors, count):
             raise Broken(f"the inclusion proof of entry {position} (event id {eid}) does not hold against the "
                          "checkpoint's root")
         report["entries"] += 1
+    report["later"] = removals.later
     return report, chains.chained
 
 
@@ -426,7 +567,8 @@ def audit(args):
         audit_sample(db, size, root, anchors, args.sample)
     db.close()
     print(f"entries: {report['entries']} of {size} checked{' (full)' if args.full else ''}: {report['events']} "
-          f"events recomputed ({chained} along their chains), {report['deleted']} deleted by truncation; "
+          f"events recomputed ({chained} along their chains), {report['deleted']} deleted and accounted for by "
+          f"removal records ({report['later']} by records not yet in this checkpoint); "
           + ("the root of the entries is the checkpoint's" if args.full else "each inclusion proof holds"))
     with open(args.pin + ".new", "w", encoding="utf-8") as f:
         f.write(note)

@@ -6,6 +6,7 @@
 --   one record marked before_upgrade (what it can and cannot prove: ibid.).
 -- - act.status() gains seal_stopped and act.metrics() pg_act_log_seal_stopped:
 --   sealing stops before an event whose hash is not 32 bytes, and says so.
+-- - act.verify_inclusion and act.verify_consistency: RFC 9162 proof checks in SQL.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -295,3 +296,23 @@ BEGIN
     PERFORM act._record_removal(missing, true);
   END IF;
 END $upgrade$;
+
+-- RFC 9162 proof checks in SQL (sql/src/57_proof_checks.sql).
+CREATE FUNCTION act.verify_inclusion(leaf_hash bytea, leaf_index bigint, tree_size bigint, path bytea[], root bytea)
+RETURNS boolean
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'act_verify_inclusion';
+COMMENT ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea) IS
+  'Whether path is the RFC 9162 inclusion proof of the leaf hash at leaf_index in the tree of tree_size entries with this root';
+
+CREATE FUNCTION act.verify_consistency(old_size bigint, old_root bytea, new_size bigint, new_root bytea, path bytea[])
+RETURNS boolean
+LANGUAGE c IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'act_verify_consistency';
+COMMENT ON FUNCTION act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) IS
+  'Whether path is the RFC 9162 consistency proof that the tree of old_size entries with old_root is a prefix of the tree of new_size entries with new_root';
+
+REVOKE ALL ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea),
+  act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea),
+  act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) TO act_reader;

@@ -58,19 +58,22 @@ act::core::merkle::Path HashList(const std::string& text, const std::string& wha
 struct EntryReport {
   std::uint64_t entries = 0;  // entries checked
   std::uint64_t events = 0;   // of them, events present whose hash was recomputed
-  std::uint64_t deleted = 0;  // of them, events deleted by act.truncate (the entry's hash as stored)
+  std::uint64_t deleted = 0;  // of them, events deleted by act.truncate, each accounted for by a removal record
+  std::uint64_t later = 0;    // of those, accounted for by records not yet inside the checkpoint's tree
   std::uint64_t chained = 0;  // events whose chain was recomputed on the way (samples: earlier versions too)
 };
 
 // Every entry of the checkpoint's tree: each present event's hash recomputed
 // from its row along its stream's chain (from version 0 or the stream's
-// anchor) and equal to its entry, every event up to the last entry's id in
-// the log, the anchors chained to deleted entries, and the root of the
-// entries the checkpoint's root. LogBroken naming the first fault.
+// anchor) and equal to its entry, each absent one accounted for by a removal
+// record (audit_removals.hpp), every event up to the last entry's id in the
+// log, the anchors chained to deleted entries, and the root of the entries
+// the checkpoint's root. LogBroken naming the first fault.
 EntryReport AuditAllEntries(pqxx::transaction_base& txn, const act::core::Checkpoint& checkpoint);
 
 // `count` entries at random positions (all when count >= the size): each
-// present event's chain recomputed up to it and equal to its entry, and the
+// present event's chain recomputed up to it and equal to its entry, each
+// absent one accounted for by a removal record, and the
 // entry's inclusion proof (act.prove_inclusion) holding against the
 // checkpoint's root.
 EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const act::core::Checkpoint& checkpoint,

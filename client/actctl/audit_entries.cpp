@@ -17,6 +17,8 @@
 #include "act/core/event_hash.hpp"
 #include "act/core/merkle.hpp"
 #include "audit.hpp"
+#include "audit_removals.hpp"
+#include "audit_rows.hpp"
 
 namespace actctl {
 
@@ -27,38 +29,6 @@ namespace merkle = act::core::merkle;
 using core::Hash;
 
 constexpr std::int64_t kPageRows = 5000;
-
-constexpr const char* kEventColumns =
-    "e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, "
-    "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex')";
-
-// A hash the database gave as hex; LogBroken naming `what` when it is not 32 bytes.
-Hash StoredHash(const pqxx::field& field, const std::string& what) {
-  if (field.is_null()) throw LogBroken(what + " is NULL");
-  if (const auto hash = core::HashFromHex(field.c_str())) return *hash;
-  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, field.c_str()));
-}
-
-struct EventRow {
-  std::int64_t id = 0;
-  std::string stream;
-  std::int32_t version = 0;
-  std::string name, data, meta;
-  std::int64_t created_micros = 0;
-  Hash hash{};
-
-  explicit EventRow(const pqxx::row& row)
-      : id(row[0].as<std::int64_t>()),
-        stream(row[1].c_str()),
-        version(row[2].as<std::int32_t>()),
-        name(row[3].c_str()),
-        data(row[4].c_str()),
-        meta(row[5].c_str()),
-        created_micros(row[6].as<std::int64_t>()),
-        hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))) {}
-
-  std::string Label() const { return fmt::format("event id {} (stream \"{}\" version {})", id, stream, version); }
-};
 
 struct Entry {
   std::int64_t position = 0;
@@ -77,88 +47,6 @@ pqxx::result EntryRows(pqxx::transaction_base& txn, std::int64_t from, std::int6
   return txn.exec_params("SELECT position, id, encode(hash, 'hex') FROM act.log_entries($1, $2) ORDER BY position",
                          from, to);
 }
-
-// Each stream's chain, checked event by event in version order from its
-// start: version 0 chained to zeros, or the version its anchor names.
-class ChainChecker {
- public:
-  explicit ChainChecker(pqxx::transaction_base& txn) {
-    for (const pqxx::row& row : txn.exec("SELECT stream, version, encode(prev, 'hex') FROM act.stream_anchors")) {
-      const std::string stream = row[0].c_str();
-      anchors_.emplace(stream, Anchor{row[1].as<std::int32_t>(),
-                                      StoredHash(row[2], fmt::format("the anchor of stream \"{}\"", stream))});
-    }
-  }
-
-  // The stream's highest checked version; -1 when none.
-  std::int32_t CheckedUpTo(const std::string& stream) const {
-    const auto head = heads_.find(stream);
-    return head == heads_.end() ? -1 : head->second.version;
-  }
-
-  // LogBroken unless `event` follows the stream's last checked event (or
-  // starts it) and its stored hash is the hash of its content and chain.
-  void Check(const EventRow& event) {
-    Hash prev{};
-    const auto head = heads_.find(event.stream);
-    if (head != heads_.end()) {
-      const std::int32_t last = head->second.version;
-      if (event.version != last + 1)
-        throw LogBroken(event.version <= last
-                            ? fmt::format("{} comes after version {} of its stream in id order", event.Label(), last)
-                            : fmt::format("{}: versions {} to {} of the stream are missing", event.Label(), last + 1,
-                                          event.version - 1));
-      prev = head->second.hash;
-    } else if (event.version != 0) {
-      const auto anchor = anchors_.find(event.stream);
-      if (anchor == anchors_.end() || anchor->second.version != event.version)
-        throw LogBroken(
-            fmt::format("{}: the stream starts at version {} without an anchor there: earlier events "
-                        "were removed",
-                        event.Label(), event.version));
-      prev = anchor->second.prev;
-      used_anchors_.push_back(event.stream);
-    }
-    const Hash computed = hasher_.Compute(
-        prev, core::EventFields{event.stream, event.version, event.name, event.data, event.meta, event.created_micros});
-    if (computed != event.hash)
-      throw LogBroken(fmt::format(
-          "{}: its stored hash {} is not the hash of its content chained to {} ({}): the event or its hash was "
-          "changed",
-          event.Label(), core::ToHex(event.hash), head != heads_.end() ? "the version before" : "its start",
-          core::ToHex(computed)));
-    heads_.insert_or_assign(event.stream, Head{event.version, computed});
-    ++chained_;
-  }
-
-  struct Anchor {
-    std::int32_t version = 0;
-    Hash prev{};
-  };
-  // The anchors that started a checked stream: their prev must be a deleted entry's hash.
-  std::vector<std::pair<std::string, Anchor>> UsedAnchors() const {
-    std::vector<std::pair<std::string, Anchor>> used;
-    for (const std::string& stream : used_anchors_) used.emplace_back(stream, anchors_.at(stream));
-    return used;
-  }
-  std::unordered_set<std::string> AnchorPrevs() const {
-    std::unordered_set<std::string> prevs;
-    for (const auto& [stream, anchor] : anchors_) prevs.emplace(anchor.prev.begin(), anchor.prev.end());
-    return prevs;
-  }
-  std::uint64_t chained() const { return chained_; }
-
- private:
-  struct Head {
-    std::int32_t version = 0;
-    Hash hash{};
-  };
-  std::unordered_map<std::string, Anchor> anchors_;
-  std::unordered_map<std::string, Head> heads_;
-  std::vector<std::string> used_anchors_;
-  core::EventHasher hasher_;
-  std::uint64_t chained_ = 0;
-};
 
 // The events with ids in (after, last_id], in id order, a page at a time.
 class EventPages {
@@ -229,6 +117,7 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
   const std::int64_t last_id = EntryOf(last[0]).id;
 
   ChainChecker chains(txn);
+  RemovalRecords removals(txn, checkpoint.size);
   EventPages events(txn, last_id);
   merkle::Frontier frontier;
   // The hashes of deleted entries, as far as anchors need them.
@@ -267,7 +156,8 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
         events.Pop();
         ++report.events;
       } else {
-        ++report.deleted;  // deleted by act.truncate: its entry is all that is left
+        removals.AccountFor(position, entry.id);  // deleted by act.truncate: its entry is all that is left
+        ++report.deleted;
         const std::string hash(entry.hash.begin(), entry.hash.end());
         if (anchor_prevs.contains(hash)) deleted_hashes.insert(hash);
       }
@@ -282,6 +172,7 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
     throw LogBroken(fmt::format("the root of the {} entries is {}, not the checkpoint's {}", size,
                                 core::ToHex(frontier.Root()), core::ToHex(checkpoint.root)));
   report.chained = chains.chained();
+  report.later = removals.accounted_later();
   return report;
 }
 
@@ -300,6 +191,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     }
   }
   ChainChecker chains(txn);
+  RemovalRecords removals(txn, size);
   for (const std::uint64_t p : positions) {
     const auto position = static_cast<std::int64_t>(p);
     const pqxx::result rows = EntryRows(txn, position, position + 1);
@@ -311,6 +203,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     const pqxx::result event_rows =
         txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.id = $1", kEventColumns), entry.id);
     if (event_rows.empty()) {
+      removals.AccountFor(position, entry.id);
       ++report.deleted;
     } else {
       const EventRow event(event_rows[0]);
@@ -349,6 +242,7 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
     ++report.entries;
   }
   report.chained = chains.chained();
+  report.later = removals.accounted_later();
   return report;
 }
 

@@ -85,10 +85,10 @@ int Audit(const Database& db, const AuditArgs& args) {
       const EntryReport report =
           args.full ? AuditAllEntries(txn, checkpoint) : AuditSampledEntries(txn, checkpoint, sample, random);
       fmt::print(
-          "entries: {} of {} checked{}: {} events recomputed ({} along their chains), {} deleted by "
-          "truncation; {}\n",
+          "entries: {} of {} checked{}: {} events recomputed ({} along their chains), {} deleted and accounted for "
+          "by removal records ({} by records not yet in this checkpoint); {}\n",
           report.entries, checkpoint.size, args.full ? " (full)" : "", report.events, report.chained, report.deleted,
-          args.full ? "the root of the entries is the checkpoint's" : "each inclusion proof holds");
+          report.later, args.full ? "the root of the entries is the checkpoint's" : "each inclusion proof holds");
       txn.commit();
       WritePin(args.pin, latest->note);
       fmt::print("pin: \"{}\" holds the checkpoint of size {}\n", args.pin, checkpoint.size);
@@ -108,7 +108,8 @@ void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen) {
       "audit",
       "Audit the log trusting only the pinned checkpoint and the verifier key: the newest checkpoint signed by the key, "
       "its consistency with the pin (checked here), then entries against the events (hashes recomputed along each "
-      "stream's chain; with --full the root of all entries, else inclusion proofs of a random sample); on success the "
+      "stream's chain, each missing event accounted for by a removal record; with --full the root of all entries, else "
+      "inclusion proofs of a random sample); on success the "
       "pin moves to the new checkpoint. Exit 0 when everything holds, 3 when the log does not verify (stderr says "
       "what), 1 on a database error, 2 for unusable arguments, a missing pin without --init, or no connection");
   audit

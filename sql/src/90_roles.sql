@@ -36,7 +36,8 @@ GRANT EXECUTE ON FUNCTION
   act.status(), act.lag(text, int), act.metrics(),
   act.log_size(), act.merkle_root(bigint), act.log_position(bigint), act.prove_inclusion(bigint, bigint),
   act.prove_consistency(bigint, bigint), act.log_entries(bigint, bigint), act.prove_stream(text, bigint),
-  act.verify_log(bigint, bigint), act.log_wait(bigint, int), act.log_removals()
+  act.verify_log(bigint, bigint), act.log_wait(bigint, int), act.log_removals(),
+  act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea), act.verify_consistency(bigint, bytea, bigint, bytea, bytea[])
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.widen(text, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),

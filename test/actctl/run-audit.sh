@@ -3,11 +3,17 @@
 # The log's two auditors, `actctl log audit` and docs/audit.py, and `actctl
 # log checkpoint --sign`, against the cluster the PG* environment points at, in
 # a database of their own. A clean log passes (trust on first use, then
-# consistency with the pin, full and sampled, truncated streams included); each
+# consistency with the pin, full and sampled, truncated streams included), and
+# docs/audit.py's proof checks refuse every generated mutation; each
 # kind of tampering fails with exit 3 and a line naming it: an event's data, a
 # stored entry, a tile, a signed checkpoint inconsistent with the pin, a
-# rollback, a signature that does not verify. Details go to stderr; the last
-# line on stdout is "PASSED FAILED".
+# rollback, a signature that does not verify. Every missing entry must be
+# accounted for by a removal record: after truncates, a close and forget_pii
+# both pass and count them (apart for a record not yet in the checkpoint);
+# events deleted without a record, a whole stream gone, a record's listed
+# positions edited (one taken out, a present one added, one swapped so that
+# only the digest tells) and a record's event deleted each fail naming it.
+# Details go to stderr; the last line on stdout is "PASSED FAILED".
 #   test/actctl/run-audit.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
 work=$1
@@ -62,6 +68,19 @@ check() {
   fi
   pass
 }
+# docs/audit.py's proof checks, without the database: every proof of trees of
+# up to 24 entries holds and every mutation of it is refused
+# (test/actctl/audit_proofs.py, its cases from test/actctl/proof_probes.py).
+read -r proof_passed proof_failed < <(python3 test/actctl/audit_proofs.py 24 2>"$dir/audit-proofs.err" | tail -n 1)
+# One check, however many cases (each wrong verdict is a line on stderr).
+if [ -n "${proof_failed:-}" ] && [ "$proof_passed" -gt 0 ]; then
+  [ "$proof_failed" -eq 0 ] && pass || failed=$((failed + proof_failed))
+else
+  failed=$((failed + 1))
+  echo "FAIL: test/actctl/audit_proofs.py reported nothing" >&2
+fi
+sed 's/^/  audit_proofs: /' "$dir/audit-proofs.err" >&2
+
 has() {  # has DESCRIPTION FILE REGEX: a line of FILE matches
   if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" >&2; fi
 }
@@ -230,5 +249,142 @@ before=$(sql "SELECT count(*) FROM act.checkpoints")
 check 3 "checkpoint --pin with a pin the log does not extend" "$actctl" log checkpoint --sign "$dir/log.pem" \
   --pin "$dir/signer.pin" && has "the signer says why" "$err" "^not signed: .*not consistent"
 [ "$(sql "SELECT count(*) FROM act.checkpoints")" = "$before" ] && pass || fail "a refused checkpoint was stored"
+
+# ---- Completeness: every missing entry accounted for by a removal record ------------
+# Legitimate removals: the window and the compaction above (one act.truncate
+# call, one record), a close, a retention window over a stream whose events
+# interleave with another's (a record listing positions with gaps), and
+# forget_pii (no record: pii is not hashed).
+for v in 0 1 2; do
+  commit span "[{\"name\":\"S$v\"}]"
+  commit victim "[{\"name\":\"V$v\"}]"
+done
+commit span '[{"name":"__snapshot__","data":{"n":3}}]'
+commit whole '[{"name":"W0"},{"name":"W1"}]'
+commit closing '[{"name":"C0"},{"name":"C1"}]'
+sql "SELECT count(*) FROM act.commit('person', '[{\"name\":\"P\",\"pii\":{\"email\":\"p@example.com\"}}]')" >/dev/null
+sql "SELECT count(*) FROM act.truncate('[{\"stream\":\"closing\"}]')" >/dev/null
+sql "SELECT count(*) FROM act.truncate(format('[{\"stream\":\"span\",\"before\":%s}]', to_jsonb(clock_timestamp()))::jsonb)" >/dev/null
+sql "SELECT act.forget_pii('person')" >/dev/null
+"$actctl" log checkpoint --sign "$dir/log.pem" >/dev/null || fail "actctl log checkpoint failed"
+size5=$(sql "SELECT max(size) FROM act.checkpoints")
+missing() {  # the entries of the tree of size $1 whose event is gone
+  sql "SELECT count(*) FROM act.log_entries(0, $1) l WHERE NOT EXISTS (SELECT FROM act.events e WHERE e.id = l.id)"
+}
+deleted=$(missing "$size5")
+[ "$(sql "SELECT count(*) FROM act.log_removals()")" = 3 ] && [ "$deleted" -ge 9 ] && pass ||
+  fail "three truncate calls left $(sql "SELECT count(*) FROM act.log_removals()") records, $deleted missing entries"
+for who in "${auditors[@]}"; do
+  auditor "$who"
+  check 0 "$who: truncates, a close and forget_pii, full" "${cmd[@]}" --vkey "$vkey" --full &&
+    has "$who: every missing entry accounted for" "$out" \
+      "$deleted deleted and accounted for by removal records \(0 by records not yet in this checkpoint\)"
+  check 0 "$who: the same, every entry sampled" "${cmd[@]}" --vkey "$vkey" --sample 100000 &&
+    has "$who: sampled, accounted for" "$out" "$deleted deleted and accounted for by removal records"
+done
+
+# A record not yet in the pinned checkpoint's tree: the stream "late" is in
+# the checkpoint, its close is not (unsealed, then sealed beyond it).
+commit late '[{"name":"L0"},{"name":"L1"},{"name":"L2"}]'
+"$actctl" log checkpoint --sign "$dir/log.pem" >/dev/null || fail "actctl log checkpoint failed"
+size6=$(sql "SELECT max(size) FROM act.checkpoints")
+sql "SELECT count(*) FROM act.truncate('[{\"stream\":\"late\"}]')" >/dev/null
+for sealed in unsealed sealed; do
+  [ "$sealed" = sealed ] && sql "SELECT size FROM act.seal()" >/dev/null
+  for who in "${auditors[@]}"; do
+    auditor "$who"
+    check 0 "$who: a record not in the checkpoint ($sealed)" "${cmd[@]}" --vkey "$vkey" --full &&
+      has "$who: counted apart ($sealed)" "$out" \
+        "$((deleted + 3)) deleted and accounted for by removal records \(3 by records not yet in this checkpoint\)"
+  done
+done
+[ "$(sql "SELECT size FROM act.log_size()")" -gt "$size6" ] && pass || fail "the late record was not sealed"
+
+# Tampering by a superuser, each undone after both auditors saw it. The pins
+# hold $size6; the tampered entries are inside it.
+position_of() { sql "SELECT act.log_position(id) FROM act.events WHERE stream = '$1' AND version = $2"; }
+id_of() { sql "SELECT id FROM act.events WHERE stream = '$1' AND version = $2"; }
+hide() {  # hide WHERE: move the events WHERE matches aside
+  sql "CREATE TABLE public.hidden_events AS SELECT * FROM act.events WHERE $1; DELETE FROM act.events WHERE $1"
+}
+unhide() { sql "INSERT INTO act.events SELECT * FROM public.hidden_events; DROP TABLE public.hidden_events"; }
+first_record=$(sql "SELECT id FROM act.events WHERE stream = '__truncations__' AND version = 0")
+span_record=$(sql "SELECT id FROM act.events WHERE stream = '__truncations__' AND version = 2")
+saved_positions=$(sql "SELECT positions FROM act.log_removals WHERE record_id = $span_record")
+
+p=$(position_of victim 1)
+i=$(id_of victim 1)
+hide "stream = 'victim' AND version >= 1"
+for who in "${auditors[@]}"; do
+  fails "$who" "events deleted without a record" "entry $p \(event $i\) is missing and no removal record accounts for it" --full
+  fails "$who" "events deleted without a record (sampled)" \
+    "entry $p \(event $i\) is missing and no removal record accounts for it" --sample 100000
+done
+unhide
+
+p=$(position_of whole 0)
+i=$(id_of whole 0)
+hide "stream = 'whole'"
+for who in "${auditors[@]}"; do
+  fails "$who" "a whole stream gone" "entry $p \(event $i\) is missing and no removal record accounts for it" --full
+done
+unhide
+
+# The span record lists three positions with gaps between them (span 0, 1, 2).
+s0=$(sql "SELECT lower(positions) FROM act.log_removals WHERE record_id = $span_record")
+s2=$(sql "SELECT upper(positions) - 1 FROM act.log_removals WHERE record_id = $span_record")
+[ "$(sql "SELECT (SELECT removed FROM act.log_removals() WHERE record_id = $span_record)")" = 3 ] && pass ||
+  fail "the span record does not list 3 positions"
+restore_positions() { sql "UPDATE act.log_removals SET positions = '$saved_positions' WHERE record_id = $span_record"; }
+
+sql "UPDATE act.log_removals SET positions = positions - int8multirange(int8range($s2, $s2 + 1)) WHERE record_id = $span_record"
+for who in "${auditors[@]}"; do
+  fails "$who" "a position taken out of a record" \
+    "removal record event $span_record says it removed 3 entries, but 2 positions are listed for it" --full
+done
+restore_positions
+
+pv=$(position_of victim 0)
+iv=$(id_of victim 0)
+sql "UPDATE act.log_removals SET positions = positions + int8multirange(int8range($pv, $pv + 1)) WHERE record_id = $span_record"
+for who in "${auditors[@]}"; do
+  fails "$who" "a present event's position added to a record" \
+    "removal record event $span_record lists entry $pv, but its event $iv is present" --full
+done
+restore_positions
+
+p=$(sql "SELECT lower(positions) FROM act.log_removals WHERE record_id = $first_record")
+i=$(sql "SELECT id FROM act.log_entries($p, $p + 1)")
+hide "id = $first_record"
+for who in "${auditors[@]}"; do
+  fails "$who" "a record's event deleted" \
+    "entry $p \(event $i\) is missing, and the removal record that lists it, event $first_record, is missing" --full
+done
+unhide
+
+# The same count and bounds, another position: a victim's event deleted and
+# listed in place of the span's middle entry. Only the digest tells.
+s1=$(sql "SELECT p FROM generate_series($s0 + 1, $s2 - 1) p, act.log_entries(p, p + 1) l
+          WHERE NOT EXISTS (SELECT FROM act.events e WHERE e.id = l.id)")
+hide "id = $iv"
+sql "UPDATE act.log_removals SET positions = positions - int8multirange(int8range($s1, $s1 + 1))
+       + int8multirange(int8range($pv, $pv + 1)) WHERE record_id = $span_record"
+[ "$pv" -gt "$s0" ] && [ "$pv" -lt "$s2" ] && pass || fail "victim 0 ($pv) is not inside the span record ($s0..$s2)"
+for who in "${auditors[@]}"; do
+  fails "$who" "a record's positions swapped: the digest differs" \
+    "removal record event $span_record: the digest of the 3 entries listed for it is [0-9a-f]{64}, its data says" --full
+done
+restore_positions
+unhide
+
+# Restored, both pass again and agree on what they accounted for.
+for who in "${auditors[@]}"; do
+  auditor "$who"
+  check 0 "$who: restored after the tampering" "${cmd[@]}" --vkey "$vkey" --full && grep '^entries:' "$out" >"$dir/entries.$who"
+done
+cmp -s "$dir/entries.actctl" "$dir/entries.py" && pass || {
+  fail "the two auditors report different entries"
+  cat "$dir/entries.actctl" "$dir/entries.py" >&2
+}
 
 echo "$passed $failed"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# actctl's offline proof and signed-note checks against known answers: valid
+# actctl's offline proof and signed-note checks against known answers and
+# generated proofs (test/actctl/proof_probes.py): valid
 # proofs and notes exit 0, mutated ones 1, unusable arguments 2; each with its
 # one line on the right stream. Keys are made with the openssl command, which
 # also checks what actctl signs. No database. Failures are described on stderr; the last line on
@@ -177,6 +178,15 @@ done
 inclusion 1 "inclusion 5 in 8, a size that changes the path's shape" "${leaf[5]}" 5 6 "${root[8]}" "${incl[5 8]}"
 inclusion 1 "one-entry tree, another root" "${leaf[0]}" 0 1 "${root[2]}" ''
 inclusion 1 "one-entry tree, a path" "${leaf[0]}" 0 1 "${root[1]}" "${leaf[1]}"
+# Its proof is empty: a garbage hash before or after it, the root itself, or
+# two hashes, are paths of the wrong length.
+garbage=$(printf 'garbage' | sha256sum | cut -c1-64)
+inclusion 1 "one-entry tree, garbage before the empty path" "${leaf[0]}" 0 1 "${root[1]}" "$garbage"
+inclusion 1 "one-entry tree, garbage after the empty path" "${leaf[0]}" 0 1 "${root[1]}" "$(flip "$garbage")"
+inclusion 1 "one-entry tree, its root as path" "${leaf[0]}" 0 1 "${root[1]}" "${root[1]}"
+inclusion 1 "one-entry tree, two hashes" "${leaf[0]}" 0 1 "${root[1]}" "$garbage,$garbage"
+consistency 1 "one-entry tree to itself, a hash" 1 "${root[1]}" 1 "${root[1]}" "$garbage"
+consistency 1 "the empty tree to one entry, a hash" 0 "${root[0]}" 1 "${root[1]}" "${root[1]}"
 
 for key in "3 7" "6 8" "4 8"; do
   read -r m n <<<"$key"
@@ -202,6 +212,25 @@ consistency 1 "consistency 3 -> 7, empty path" 3 "${root[3]}" 7 "${root[7]}" ''
 consistency 1 "from the empty tree, another old root" 0 "${root[1]}" 8 "${root[8]}" ''
 consistency 1 "from the empty tree, a path" 0 "${root[0]}" 8 "${root[8]}" "${leaf[0]}"
 consistency 1 "the same size, different roots" 8 "${root[8]}" 8 "${root[7]}" ''
+
+# ---- Generated proofs and mutations ------------------------------------------------
+# Every proof of the trees of up to 5 entries and every mutation of it
+# (test/actctl/proof_probes.py computes both from RFC 9162's definitions):
+# the proof holds (0), a mutation does not (1), a statement beyond the tree is
+# unusable (2).
+if ! python3 test/actctl/proof_probes.py 5 >"$work/probes"; then
+  failed=$((failed + 1))
+  echo "--- FAILED: test/actctl/proof_probes.py produced no cases" >&2
+fi
+declare -A exit_of=([holds]=0 [fails]=1 [unusable]=2)
+while IFS='|' read -r kind verdict what a b c d path; do
+  [ "$path" = - ] && path=''
+  if [ "$kind" = inclusion ]; then
+    inclusion "${exit_of[$verdict]}" "generated: $what" "$a" "$b" "$c" "$d" "$path"
+  else
+    consistency "${exit_of[$verdict]}" "generated: $what" "$a" "$b" "$c" "$d" "$path"
+  fi
+done <"$work/probes"
 
 # ---- Unusable arguments (2) ---------------------------------------------------------
 good_incl=(--leaf-hash "${leaf[5]}" --index 5 --size 8 --root "${root[8]}" --path "${incl[5 8]}")

@@ -131,7 +131,7 @@ SELECT results_eq($$
       ('app_admin', 'prove_stream'), ('app_admin', 'query'), ('app_admin', 'query_stats'),
       ('app_admin', 'query_streams'), ('app_admin', 'register_log_key'), ('app_admin', 'reset'),
       ('app_admin', 'reset_counters'), ('app_admin', 'seal'), ('app_admin', 'set_partition'), ('app_admin', 'status'), ('app_admin', 'subscribe'),
-      ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_log'),
+      ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_consistency'), ('app_admin', 'verify_inclusion'), ('app_admin', 'verify_log'),
       ('app_admin', 'version'), ('app_admin', 'wait'), ('app_admin', 'widen'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
       ('app_reader', 'horizon_holders'), ('app_reader', 'hosted_partition'), ('app_reader', 'lag'), ('app_reader', 'log_entries'),
       ('app_reader', 'log_position'), ('app_reader', 'log_removals'), ('app_reader', 'log_size'), ('app_reader', 'log_wait'),
@@ -139,7 +139,7 @@ SELECT results_eq($$
       ('app_reader', 'mode'), ('app_reader', 'partition_of'), ('app_reader', 'prove_consistency'), ('app_reader', 'prove_inclusion'),
       ('app_reader', 'prove_stream'), ('app_reader', 'query'), ('app_reader', 'query_stats'),
       ('app_reader', 'query_streams'), ('app_reader', 'status'), ('app_reader', 'verify'),
-      ('app_reader', 'verify_log'), ('app_reader', 'version'), ('app_reader', 'wait'), ('app_worker', 'ack'),
+      ('app_reader', 'verify_consistency'), ('app_reader', 'verify_inclusion'), ('app_reader', 'verify_log'), ('app_reader', 'version'), ('app_reader', 'wait'), ('app_worker', 'ack'),
       ('app_worker', 'block'), ('app_worker', 'claim'), ('app_worker', 'claim_events'), ('app_worker', 'commit'), ('app_worker', 'commit_by_key'),
       ('app_worker', 'event_hash'), ('app_worker', 'forget_pii'), ('app_worker', 'horizon'),
       ('app_worker', 'horizon_holders'), ('app_worker', 'hosted_partition'), ('app_worker', 'lag'), ('app_worker', 'log_entries'),
@@ -148,7 +148,7 @@ SELECT results_eq($$
       ('app_worker', 'mode'), ('app_worker', 'partition_of'), ('app_worker', 'prove_consistency'), ('app_worker', 'prove_inclusion'),
       ('app_worker', 'prove_stream'), ('app_worker', 'query'), ('app_worker', 'query_stats'),
       ('app_worker', 'query_streams'), ('app_worker', 'status'), ('app_worker', 'subscribe'),
-      ('app_worker', 'verify'), ('app_worker', 'verify_log'), ('app_worker', 'version'), ('app_worker', 'wait'),
+      ('app_worker', 'verify'), ('app_worker', 'verify_consistency'), ('app_worker', 'verify_inclusion'), ('app_worker', 'verify_log'), ('app_worker', 'version'), ('app_worker', 'wait'),
       ('app_worker', 'widen'),
       ('app_writer', 'commit'), ('app_writer', 'commit_by_key'), ('app_writer', 'event_hash'), ('app_writer', 'forget_pii'), ('app_writer', 'horizon'),
       ('app_writer', 'horizon_holders'), ('app_writer', 'hosted_partition'), ('app_writer', 'lag'), ('app_writer', 'log_entries'),
@@ -157,7 +157,7 @@ SELECT results_eq($$
       ('app_writer', 'mode'), ('app_writer', 'partition_of'), ('app_writer', 'prove_consistency'), ('app_writer', 'prove_inclusion'),
       ('app_writer', 'prove_stream'), ('app_writer', 'query'), ('app_writer', 'query_stats'),
       ('app_writer', 'query_streams'), ('app_writer', 'status'), ('app_writer', 'verify'),
-      ('app_writer', 'verify_log'), ('app_writer', 'version'), ('app_writer', 'wait')) g(r, f) ORDER BY 1, 2$$,
+      ('app_writer', 'verify_consistency'), ('app_writer', 'verify_inclusion'), ('app_writer', 'verify_log'), ('app_writer', 'version'), ('app_writer', 'wait')) g(r, f) ORDER BY 1, 2$$,
   'each role executes exactly its functions; no role executes an internal (_) function');
 
 -- No application role (nor PUBLIC) may change any table, view or sequence

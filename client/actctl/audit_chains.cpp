@@ -1,0 +1,92 @@
+// Event rows and each stream's hash chain, recomputed from the rows with
+// core's encoder (docs/hash-chain.md), for actctl log audit (audit_rows.hpp).
+#include <fmt/format.h>
+
+#include "act/core/encoding.hpp"
+#include "audit.hpp"
+#include "audit_rows.hpp"
+
+namespace actctl {
+
+namespace core = act::core;
+using core::Hash;
+
+Hash StoredHash(const pqxx::field& field, const std::string& what) {
+  if (field.is_null()) throw LogBroken(what + " is NULL");
+  if (const auto hash = core::HashFromHex(field.c_str())) return *hash;
+  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, field.c_str()));
+}
+
+EventRow::EventRow(const pqxx::row& row)
+    : id(row[0].as<std::int64_t>()),
+      stream(row[1].c_str()),
+      version(row[2].as<std::int32_t>()),
+      name(row[3].c_str()),
+      data(row[4].c_str()),
+      meta(row[5].c_str()),
+      created_micros(row[6].as<std::int64_t>()),
+      hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))) {}
+
+std::string EventRow::Label() const {
+  return fmt::format("event id {} (stream \"{}\" version {})", id, stream, version);
+}
+
+ChainChecker::ChainChecker(pqxx::transaction_base& txn) {
+  for (const pqxx::row& row : txn.exec("SELECT stream, version, encode(prev, 'hex') FROM act.stream_anchors")) {
+    const std::string stream = row[0].c_str();
+    anchors_.emplace(stream, Anchor{row[1].as<std::int32_t>(),
+                                    StoredHash(row[2], fmt::format("the anchor of stream \"{}\"", stream))});
+  }
+}
+
+std::int32_t ChainChecker::CheckedUpTo(const std::string& stream) const {
+  const auto head = heads_.find(stream);
+  return head == heads_.end() ? -1 : head->second.version;
+}
+
+void ChainChecker::Check(const EventRow& event) {
+  Hash prev{};
+  const auto head = heads_.find(event.stream);
+  if (head != heads_.end()) {
+    const std::int32_t last = head->second.version;
+    if (event.version != last + 1)
+      throw LogBroken(event.version <= last
+                          ? fmt::format("{} comes after version {} of its stream in id order", event.Label(), last)
+                          : fmt::format("{}: versions {} to {} of the stream are missing", event.Label(), last + 1,
+                                        event.version - 1));
+    prev = head->second.hash;
+  } else if (event.version != 0) {
+    const auto anchor = anchors_.find(event.stream);
+    if (anchor == anchors_.end() || anchor->second.version != event.version)
+      throw LogBroken(
+          fmt::format("{}: the stream starts at version {} without an anchor there: earlier events "
+                      "were removed",
+                      event.Label(), event.version));
+    prev = anchor->second.prev;
+    used_anchors_.push_back(event.stream);
+  }
+  const Hash computed = hasher_.Compute(
+      prev, core::EventFields{event.stream, event.version, event.name, event.data, event.meta, event.created_micros});
+  if (computed != event.hash)
+    throw LogBroken(fmt::format(
+        "{}: its stored hash {} is not the hash of its content chained to {} ({}): the event or its hash was "
+        "changed",
+        event.Label(), core::ToHex(event.hash), head != heads_.end() ? "the version before" : "its start",
+        core::ToHex(computed)));
+  heads_.insert_or_assign(event.stream, Head{event.version, computed});
+  ++chained_;
+}
+
+std::vector<std::pair<std::string, ChainChecker::Anchor>> ChainChecker::UsedAnchors() const {
+  std::vector<std::pair<std::string, Anchor>> used;
+  for (const std::string& stream : used_anchors_) used.emplace_back(stream, anchors_.at(stream));
+  return used;
+}
+
+std::unordered_set<std::string> ChainChecker::AnchorPrevs() const {
+  std::unordered_set<std::string> prevs;
+  for (const auto& [stream, anchor] : anchors_) prevs.emplace(anchor.prev.begin(), anchor.prev.end());
+  return prevs;
+}
+
+}  // namespace actctl
