@@ -39,6 +39,8 @@ void AddLogVerify(CLI::App& log, Chosen& chosen);                       // log_v
 void AddLogNote(CLI::App& log, Chosen& chosen);                         // log_note.cpp: vkey, sign, verify-note
 void AddLogCheckpoint(CLI::App& log, const Database& db, Chosen& chosen);  // log_checkpoint.cpp
 void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen);       // log_audit.cpp
+void AddLogWitness(CLI::App& log, const Database& db, Chosen& chosen);     // log_witness.cpp
+void AddWitness(CLI::App& witness, Chosen& chosen);                     // witness_serve.cpp: serve, vkey
 void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
