@@ -29,6 +29,20 @@ std::uint64_t ParseOldSize(std::string_view line) {
   return size;
 }
 
+// What the witness keeps and serves to monitors: the checkpoint with the
+// log's signatures it verified and its own cosignature; other lines on the
+// submitted note (other witnesses', unknown keys') are not its to vouch for.
+std::string KeptNote(const NoteCheck& check, const NoteSignature& cosignature) {
+  SignedNote kept{check.note.text, {}};
+  for (const NoteSignature& signature : check.note.signatures)
+    if (std::any_of(check.verified.begin(), check.verified.end(), [&](const VerifierKey& key) {
+          return key.name == signature.name && key.key_id == signature.key_id;
+        }))
+      kept.signatures.push_back(signature);
+  kept.signatures.push_back(cosignature);
+  return FormatSignedNote(kept);
+}
+
 WitnessVerdict Refuse(int status, std::string why) {
   WitnessVerdict verdict;
   verdict.status = status;
@@ -124,17 +138,7 @@ WitnessVerdict JudgeAddCheckpoint(std::string_view body, std::span<const Verifie
   verdict.status = 200;
   const NoteSignature cosignature = Cosign(signer, witness_name, check.note.text, now);
   verdict.body = FormatSignatureLine(cosignature);
-  SignedNote kept = check.note;
-  kept.signatures.erase(std::remove_if(kept.signatures.begin(), kept.signatures.end(),
-                                       [&](const NoteSignature& s) {
-                                         return std::none_of(check.verified.begin(), check.verified.end(),
-                                                             [&](const VerifierKey& k) {
-                                                               return k.name == s.name && k.key_id == s.key_id;
-                                                             });
-                                       }),
-                        kept.signatures.end());
-  kept.signatures.push_back(cosignature);
-  verdict.accepted = WitnessedCheckpoint{checkpoint, FormatSignedNote(kept)};
+  verdict.accepted = WitnessedCheckpoint{checkpoint, KeptNote(check, cosignature)};
   return verdict;
 }
 
