@@ -4,7 +4,7 @@ set -euo pipefail
 
 packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
           libssl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libpqxx-dev jq
-          libcli11-dev libfmt-dev  # actctl
+          libcli11-dev libfmt-dev libcpp-httplib-dev  # actctl (cpp-httplib: actctl witness, log witness)
           openssl  # the openssl command: test/actctl/run-offline.sh makes and checks Ed25519 keys with it
           python3-cryptography  # docs/audit.py, the log auditor in Python (test/actctl/run-audit.sh)
           prometheus-postgres-exporter curl  # test/run-prometheus.sh

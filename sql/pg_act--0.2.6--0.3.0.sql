@@ -7,6 +7,9 @@
 -- - act.status() gains seal_stopped and act.metrics() pg_act_log_seal_stopped:
 --   sealing stops before an event whose hash is not 32 bytes, and says so.
 -- - act.verify_inclusion and act.verify_consistency: RFC 9162 proof checks in SQL.
+-- - Witnesses: act.register_log_key takes C2SP cosigner keys and
+--   act.add_checkpoint_signature their cosignatures; act.checkpoint(NULL) is
+--   22004 and the key file must be a regular file (C++ only).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -282,20 +285,6 @@ REVOKE ALL ON FUNCTION act._describe_removal(bigint[], boolean), act._record_rem
   act._seal_stop(), act.log_removals(), act.status() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION act.log_removals(), act.status() TO act_reader;
 
--- The entries whose events are gone by now (deleted by act.truncate before
--- removal records existed, or otherwise): one record accounts for them.
-DO $upgrade$
-DECLARE
-  missing bigint[];
-BEGIN
-  SELECT array_agg(x.id ORDER BY x.id) INTO missing
-    FROM act.log_entries b, unnest(b.ids) AS x(id)
-   WHERE NOT EXISTS (SELECT 1 FROM act.events e WHERE e.id = x.id);
-  IF missing IS NOT NULL THEN
-    PERFORM act._before_taking_ids();
-    PERFORM act._record_removal(missing, true);
-  END IF;
-END $upgrade$;
 
 -- RFC 9162 proof checks in SQL (sql/src/57_proof_checks.sql).
 CREATE FUNCTION act.verify_inclusion(leaf_hash bytea, leaf_index bigint, tree_size bigint, path bytea[], root bytea)
@@ -316,3 +305,25 @@ REVOKE ALL ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], byte
   act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea),
   act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) TO act_reader;
+
+-- Witnesses (56_witnesses.sql): the keys and lines the functions accept are
+-- the library's; their comments say so.
+COMMENT ON FUNCTION act.register_log_key(text) IS
+  'Registers a C2SP verifier key: a checkpoint signer''s (type 0x01) or a witness''s cosigner key (type 0x04); returns its name';
+COMMENT ON FUNCTION act.add_checkpoint_signature(text) IS
+  'Stores signatures and witness cosignatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size';
+
+-- The entries whose events are gone by now (deleted by act.truncate before
+-- removal records existed, or otherwise): one record accounts for them.
+DO $upgrade$
+DECLARE
+  missing bigint[];
+BEGIN
+  SELECT array_agg(x.id ORDER BY x.id) INTO missing
+    FROM act.log_entries b, unnest(b.ids) AS x(id)
+   WHERE NOT EXISTS (SELECT 1 FROM act.events e WHERE e.id = x.id);
+  IF missing IS NOT NULL THEN
+    PERFORM act._before_taking_ids();
+    PERFORM act._record_removal(missing, true);
+  END IF;
+END $upgrade$;

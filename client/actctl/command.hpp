@@ -40,6 +40,8 @@ void AddLogNote(CLI::App& log, Chosen& chosen);                         // log_n
 void AddLogCheckpoint(CLI::App& log, const Database& db, Chosen& chosen);  // log_checkpoint.cpp
 void AddLogAudit(CLI::App& log, const Database& db, Chosen& chosen);       // log_audit.cpp
 void AddLogExport(CLI::App& log, const Database& db, Chosen& chosen);      // log_export.cpp
+void AddLogWitness(CLI::App& log, const Database& db, Chosen& chosen);     // log_witness.cpp
+void AddWitness(CLI::App& witness, Chosen& chosen);                     // witness_serve.cpp: serve, vkey
 void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp

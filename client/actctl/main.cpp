@@ -32,6 +32,10 @@ int main(int argc, char** argv) {
   actctl::AddLogCheckpoint(*log, db, chosen);
   actctl::AddLogAudit(*log, db, chosen);
   actctl::AddLogExport(*log, db, chosen);
+  actctl::AddLogWitness(*log, db, chosen);
+  CLI::App* witness = app.add_subcommand("witness", "A C2SP tlog-witness that cosigns pg_act logs' checkpoints");
+  witness->require_subcommand(1);
+  actctl::AddWitness(*witness, chosen);
   actctl::AddStatus(app, db, chosen);
   actctl::AddLag(app, db, chosen);
   actctl::AddBlocked(app, db, chosen);

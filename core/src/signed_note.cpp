@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 
+#include "act/core/cosignature.hpp"
 #include "act/core/encoding.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/text.hpp"
@@ -155,9 +156,19 @@ bool ParseKeyIdHex(std::string_view hex, NoteKeyId& id) {
   return true;
 }
 
+// PEM_read_bio_PrivateKey asks for a passphrase on the terminal unless given
+// a callback: this one refuses, and notes that a passphrase was wanted.
+int RefusePassphrase(char*, int, int, void* asked) {
+  *static_cast<bool*>(asked) = true;
+  return -1;
+}
+
+}  // namespace
+
 // ---- Ed25519 --------------------------------------------------------------
 
-bool VerifyEd25519(const Ed25519PublicKey& public_key, std::string_view text, std::span<const std::uint8_t> signature) {
+bool VerifyEd25519(const Ed25519PublicKey& public_key, std::string_view message,
+                   std::span<const std::uint8_t> signature) {
   if (signature.size() != kEd25519SignatureBytes) return false;
   const Pkey key(EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, public_key.data(), public_key.size()));
   if (!key) {
@@ -168,26 +179,17 @@ bool VerifyEd25519(const Ed25519PublicKey& public_key, std::string_view text, st
   // Ed25519 hashes internally: no digest, one-shot verification.
   const bool holds = EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) == 1 &&
                      EVP_DigestVerify(ctx.get(), signature.data(), signature.size(),
-                                      reinterpret_cast<const unsigned char*>(text.data()), text.size()) == 1;
+                                      reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
   ERR_clear_error();  // a signature that does not hold leaves an entry
   return holds;
 }
 
-// PEM_read_bio_PrivateKey asks for a passphrase on the terminal unless given
-// a callback: this one refuses, and notes that a passphrase was wanted.
-int RefusePassphrase(char*, int, int, void* asked) {
-  *static_cast<bool*>(asked) = true;
-  return -1;
-}
-
-}  // namespace
-
 // ---- Keys -------------------------------------------------------------------
 
-NoteKeyId Ed25519KeyId(std::string_view name, const Ed25519PublicKey& public_key) {
+NoteKeyId KeyIdOf(std::string_view name, std::uint8_t type, const Ed25519PublicKey& public_key) {
   std::string preimage(name);
   preimage.push_back('\n');
-  preimage.push_back(static_cast<char>(kEd25519SignatureType));
+  preimage.push_back(static_cast<char>(type));
   preimage.append(reinterpret_cast<const char*>(public_key.data()), public_key.size());
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
@@ -196,6 +198,10 @@ NoteKeyId Ed25519KeyId(std::string_view name, const Ed25519PublicKey& public_key
   NoteKeyId id{};
   std::copy_n(digest, id.size(), id.begin());
   return id;
+}
+
+NoteKeyId Ed25519KeyId(std::string_view name, const Ed25519PublicKey& public_key) {
+  return KeyIdOf(name, kEd25519SignatureType, public_key);
 }
 
 void ValidateKeyName(std::string_view name, std::string_view what) {
@@ -224,27 +230,30 @@ VerifierKey ParseVerifierKey(std::string_view vkey) {
   const auto bytes = Base64Decode(vkey.substr(second + 1));
   if (!bytes) throw fault("its key is not canonical base64");
   if (bytes->empty()) throw fault("its key is empty");
-  if ((*bytes)[0] != kEd25519SignatureType) {
+  key.type = (*bytes)[0];
+  if (key.type != kEd25519SignatureType && key.type != kCosignatureV1Type) {
     char type[5];
-    std::snprintf(type, sizeof type, "0x%02x", static_cast<unsigned>((*bytes)[0]));
-    throw fault("its key type " + std::string(type) + " is not Ed25519 (0x01)");
+    std::snprintf(type, sizeof type, "0x%02x", static_cast<unsigned>(key.type));
+    throw fault("its key type " + std::string(type) + " is neither Ed25519 (0x01) nor an Ed25519 cosigner (0x04)");
   }
   if (bytes->size() != 1 + key.public_key.size())
     throw fault("its Ed25519 key holds " + std::to_string(bytes->size() - 1) + " bytes, not 32");
   std::copy(bytes->begin() + 1, bytes->end(), key.public_key.begin());
-  const NoteKeyId expected = Ed25519KeyId(key.name, key.public_key);
+  const NoteKeyId expected = KeyIdOf(key.name, key.type, key.public_key);
   if (key.key_id != expected)
-    throw fault("its key ID " + KeyIdHex(key.key_id) + " is not the one its name and key give (" + KeyIdHex(expected) +
-                ")");
+    throw fault("its key ID " + KeyIdHex(key.key_id) + " is not the one its name, type and key give (" +
+                KeyIdHex(expected) + ")");
   return key;
 }
 
 std::string FormatVerifierKey(const VerifierKey& key) {
   ValidateKeyName(key.name);
-  if (key.key_id != Ed25519KeyId(key.name, key.public_key))
+  if (key.type != kEd25519SignatureType && key.type != kCosignatureV1Type)
+    throw ValidationError("verifier key " + Quoted(KeyLabel(key.name, key.key_id)) + ": its type is not 0x01 or 0x04");
+  if (key.key_id != KeyIdOf(key.name, key.type, key.public_key))
     throw ValidationError("verifier key " + Quoted(KeyLabel(key.name, key.key_id)) +
-                          ": the key ID is not the one its name and key give");
-  std::vector<std::uint8_t> bytes{kEd25519SignatureType};
+                          ": the key ID is not the one its name, type and key give");
+  std::vector<std::uint8_t> bytes{key.type};
   bytes.insert(bytes.end(), key.public_key.begin(), key.public_key.end());
   return key.name + "+" + KeyIdHex(key.key_id) + "+" + Base64Encode(bytes.data(), bytes.size());
 }
@@ -364,7 +373,7 @@ NoteSigner NoteSigner::Load(std::string_view pem, const std::string& what) {
   return NoteSigner(std::make_unique<Key>(Key{std::move(pkey)}));
 }
 
-NoteSigner NoteSigner::FromPem(std::string_view pem) { return Load(pem, "PEM text"); }
+NoteSigner NoteSigner::FromPem(std::string_view pem, const std::string& what) { return Load(pem, what); }
 
 NoteSigner NoteSigner::FromPemFile(const std::string& path) {
   const std::string what = "key file " + Quoted(path);
@@ -381,19 +390,24 @@ NoteSigner NoteSigner::FromPemFile(const std::string& path) {
   return Load(pem, what);
 }
 
-NoteSignature NoteSigner::Sign(std::string_view name, std::string_view text) const {
-  ValidateKeyName(name);
-  ValidateNoteText(text);
+std::array<std::uint8_t, 64> NoteSigner::SignBytes(std::string_view message) const {
   const MdCtx ctx = NewMdCtx();
-  NoteSignature signature{std::string(name), Ed25519KeyId(name, public_key_),
-                          std::vector<std::uint8_t>(kEd25519SignatureBytes)};
-  std::size_t length = signature.signature.size();
+  std::array<std::uint8_t, kEd25519SignatureBytes> signature{};
+  std::size_t length = signature.size();
   if (EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key_->pkey.get()) != 1 ||
-      EVP_DigestSign(ctx.get(), signature.signature.data(), &length,
-                     reinterpret_cast<const unsigned char*>(text.data()), text.size()) != 1 ||
+      EVP_DigestSign(ctx.get(), signature.data(), &length, reinterpret_cast<const unsigned char*>(message.data()),
+                     message.size()) != 1 ||
       length != kEd25519SignatureBytes)
     throw std::runtime_error("OpenSSL Ed25519 signing failed: " + TakeOpenSslReason());
   return signature;
+}
+
+NoteSignature NoteSigner::Sign(std::string_view name, std::string_view text) const {
+  ValidateKeyName(name);
+  ValidateNoteText(text);
+  const auto bytes = SignBytes(text);
+  return NoteSignature{std::string(name), Ed25519KeyId(name, public_key_),
+                       std::vector<std::uint8_t>(bytes.begin(), bytes.end())};
 }
 
 std::string SignNote(std::string_view text, std::string_view name, const NoteSigner& signer) {
@@ -436,8 +450,11 @@ NoteCheck CheckNote(std::string_view note, std::span<const VerifierKey> keys) {
       throw ValidationError("signature line " + std::to_string(i + 1) + ": key " +
                             Quoted(KeyLabel(key->name, key->key_id)) + " signs the note a second time");
     seen.push_back(&*key);
-    (VerifyEd25519(key->public_key, check.note.text, signature.signature) ? check.verified : check.failed)
-        .push_back(*key);
+    const bool holds = key->type == kCosignatureV1Type
+                           ? VerifyCosignature(*key, check.note.text, signature.signature)
+                           : key->type == kEd25519SignatureType &&
+                                 VerifyEd25519(key->public_key, check.note.text, signature.signature);
+    (holds ? check.verified : check.failed).push_back(*key);
   }
   return check;
 }

@@ -1,9 +1,11 @@
 // Checkpoints of the verifiable log (docs/verifiable-log.md, "Checkpoints"):
 // act.checkpoint states the sealed tree as a C2SP tlog-checkpoint note,
 // signed with act.checkpoint_key_file when one is set; notes signed outside
-// the database come back through act.add_checkpoint_signature, checked
-// against the verifier keys of act.register_log_key. One row per size in
-// act.checkpoints, and no size below the latest one is ever added.
+// the database, and witnesses' cosignatures (tlog-cosignature/v1, keys of
+// type 0x04), come back through act.add_checkpoint_signature, checked
+// against the verifier keys of act.register_log_key and merged into the
+// stored note. One row per size in act.checkpoints, and no size below the
+// latest one is ever added.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -21,7 +23,9 @@ extern "C" {
 #include "act/core/errors.hpp"
 #include "act/core/merkle.hpp"
 #include "act/core/signed_note.hpp"
+#include "act/core/text.hpp"
 #include "arrays.hpp"
+#include "key_file.hpp"
 #include "log_store.hpp"
 #include "sealer.hpp"
 #include "settings.hpp"
@@ -119,14 +123,16 @@ std::vector<core::VerifierKey> RegisteredKeys() {
 // The signer of act.checkpoint_key_file, when one is set.
 std::optional<core::NoteSigner> ConfiguredSigner() {
   if (pg::g_checkpoint_key_file == nullptr || pg::g_checkpoint_key_file[0] == '\0') return std::nullopt;
-  return core::NoteSigner::FromPemFile(pg::g_checkpoint_key_file);
+  const std::string path = pg::g_checkpoint_key_file;
+  return core::NoteSigner::FromPem(pg::ReadKeyFile(path), "key file " + core::Quoted(path));
 }
 
 std::string Checkpoint(bool sign) {
-  const pg::log::LogState state = pg::log::Seal();
+  // The key and the origin first: a call refused for either seals nothing.
   const std::string origin = LogOrigin();
   const std::optional<core::NoteSigner> signer = sign ? ConfiguredSigner() : std::nullopt;
   if (signer) core::ValidateKeyName(origin, "act.log_origin (the key name of checkpoint signatures)");
+  const pg::log::LogState state = pg::log::Seal();
 
   const std::optional<StoredCheckpoint> latest = LatestCheckpoint();
   if (latest && latest->size > state.size)
@@ -153,7 +159,9 @@ std::string Checkpoint(bool sign) {
 
 ACT_SQL_FUNCTION(act_checkpoint) {
   pg::RequirePrimary("act.checkpoint");
-  const bool sign = PG_NARGS() == 0 || PG_ARGISNULL(0) || PG_GETARG_BOOL(0);
+  if (PG_NARGS() > 0 && PG_ARGISNULL(0))
+    throw core::ValidationError("sign must not be null", core::sqlstate::kNullValueNotAllowed);
+  const bool sign = PG_NARGS() == 0 || PG_GETARG_BOOL(0);
   pg::SpiSession spi;
   const std::string note = Checkpoint(sign);
   spi.Finish();

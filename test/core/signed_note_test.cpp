@@ -353,11 +353,11 @@ TEST(SignedNote, ParseVerifierKeyRejectsMalformedKeys) {
   rejects("example.com/foo+" + id + "+" + key + "=", "not canonical base64");
   rejects("example.com/foo+" + id + "+ " + key, "not canonical base64");
   rejects("example.com/foo+" + id + "+" + key + "\n", "not canonical base64");
-  rejects("example.com/foo+" + id + "+AO" + key.substr(2), "key type 0x00 is not Ed25519 (0x01)");
-  rejects("example.com/foo+" + id + "+Aukye" + key.substr(5), "key type 0x02 is not Ed25519 (0x01)");
+  rejects("example.com/foo+" + id + "+AO" + key.substr(2), "key type 0x00 is neither Ed25519 (0x01) nor an Ed25519 cosigner (0x04)");
+  rejects("example.com/foo+" + id + "+Aukye" + key.substr(5), "key type 0x02 is neither Ed25519 (0x01) nor an Ed25519 cosigner (0x04)");
   rejects("example.com/foo+" + id + "+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U0=", "holds 31 bytes, not 32");
   rejects("example.com/foo+" + id + "+" + key + "AAAA", "holds 35 bytes, not 32");
-  rejects("example.com/foo+530d903b+" + key, "key ID 530d903b is not the one its name and key give (530d903a)");
+  rejects("example.com/foo+530d903b+" + key, "key ID 530d903b is not the one its name, type and key give (530d903a)");
   rejects("example.com/bar+" + id + "+" + key, "key ID 530d903a is not the one");
   VerifierKey wrong = ParseVerifierKey(kExampleVkey);
   wrong.key_id[0] ^= 1;

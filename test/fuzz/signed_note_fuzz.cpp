@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "act/core/cosignature.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
 #include "fuzz_support.hpp"
@@ -21,9 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const act::core::SignedNote note = act::core::ParseSignedNote(text);
     Check(act::fuzz::ValidUtf8(text), "a parsed note is UTF-8");
     Check(act::core::FormatSignedNote(note) == text, "a parsed signed note formats back to its text");
-    // The C2SP example key: its signature lines are verified, the others ignored.
+    // The C2SP example key, and its public key as a cosigner (type 0x04): the
+    // lines of either are verified, the others ignored.
+    static const act::core::VerifierKey example =
+        act::core::ParseVerifierKey("example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k");
     static const std::vector<act::core::VerifierKey> keys{
-        act::core::ParseVerifierKey("example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k")};
+        example, act::core::MakeCosignerKey("example.com/foo", example.public_key)};
     const act::core::NoteCheck check = act::core::CheckNote(text, keys);
     Check(check.verified.size() + check.failed.size() + check.ignored.size() == note.signatures.size(),
           "every signature is verified, failed or ignored");

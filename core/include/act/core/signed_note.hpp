@@ -19,6 +19,9 @@ namespace act::core {
 
 // The C2SP signature type byte of Ed25519 (in key IDs and verifier keys).
 inline constexpr std::uint8_t kEd25519SignatureType = 0x01;
+// The type byte of a C2SP tlog-cosignature/v1 cosigner's Ed25519 key: a
+// timestamped signature over a prefixed message (act/core/cosignature.hpp).
+inline constexpr std::uint8_t kCosignatureV1Type = 0x04;
 // More signature lines than this make a note malformed: C2SP asks verifiers
 // to accept at least 16, and a bound keeps a hostile note from costing
 // unbounded verification work.
@@ -27,14 +30,19 @@ inline constexpr std::size_t kMaxNoteSignatures = 100;
 using NoteKeyId = std::array<std::uint8_t, 4>;
 using Ed25519PublicKey = std::array<std::uint8_t, 32>;
 
-// SHA-256(name || 0x0A || 0x01 || public key)[:4]. Does not check the name.
+// SHA-256(name || 0x0A || type || public key)[:4]. Does not check the name.
+NoteKeyId KeyIdOf(std::string_view name, std::uint8_t type, const Ed25519PublicKey& public_key);
+// KeyIdOf with type 0x01: the key ID of a note signer.
 NoteKeyId Ed25519KeyId(std::string_view name, const Ed25519PublicKey& public_key);
 
-// A verifier key: who may sign, and the key that checks it.
+// A verifier key: who may sign, the key that checks it and how. Type 0x01
+// checks a plain Ed25519 signature of the note text; type 0x04 a
+// tlog-cosignature/v1 (act/core/cosignature.hpp). Both are Ed25519 keys.
 struct VerifierKey {
   std::string name;
   NoteKeyId key_id{};
   Ed25519PublicKey public_key{};
+  std::uint8_t type = kEd25519SignatureType;
   friend bool operator==(const VerifierKey&, const VerifierKey&) = default;
 };
 
@@ -46,9 +54,9 @@ void ValidateKeyName(std::string_view name, std::string_view what = "key name");
 // The verifier key of `public_key` under `name`, its key ID computed.
 VerifierKey MakeVerifierKey(std::string_view name, const Ed25519PublicKey& public_key);
 
-// "<name>+<8 lower-case hex digits of the key ID>+base64(0x01 || public key)".
-// Strict: the name valid (ValidateKeyName), the key ID the one the name and
-// key give, type byte 0x01 and a 32-byte key.
+// "<name>+<8 lower-case hex digits of the key ID>+base64(type || public key)".
+// Strict: the name valid (ValidateKeyName), the key ID the one the name, type
+// and key give, type byte 0x01 or 0x04 and a 32-byte key.
 VerifierKey ParseVerifierKey(std::string_view vkey);
 // Throws ValidationError for an invalid name or a key ID that is not the key's.
 std::string FormatVerifierKey(const VerifierKey& key);
@@ -89,7 +97,8 @@ class NoteSigner {
   // A PEM private key ("-----BEGIN PRIVATE KEY-----", PKCS #8), unencrypted.
   // ValidationError for text that holds no such key, an encrypted key, or a
   // key of another type than Ed25519 (naming it).
-  static NoteSigner FromPem(std::string_view pem);
+  // `what` names the text in messages ("key file ...").
+  static NoteSigner FromPem(std::string_view pem, const std::string& what = "PEM text");
   // The same from a file; ValidationError naming the file when it cannot be read.
   static NoteSigner FromPemFile(const std::string& path);
 
@@ -102,6 +111,9 @@ class NoteSigner {
 
   // The signature of `text` (ValidateNoteText) under key name `name`.
   NoteSignature Sign(std::string_view name, std::string_view text) const;
+  // The bare Ed25519 signature of any bytes: for signed messages that are not
+  // a note text (a cosignature's, act/core/cosignature.hpp).
+  std::array<std::uint8_t, 64> SignBytes(std::string_view message) const;
 
  private:
   struct Key;
@@ -114,9 +126,14 @@ class NoteSigner {
 // `text` signed by `signer` under `name`: the text, a blank line, the signature line.
 std::string SignNote(std::string_view text, std::string_view name, const NoteSigner& signer);
 
+// Whether `signature` is `public_key`'s Ed25519 signature of `message`.
+bool VerifyEd25519(const Ed25519PublicKey& public_key, std::string_view message,
+                   std::span<const std::uint8_t> signature);
+
 // What a note's signatures say about it, given the keys a verifier trusts.
 // A signature counts for a key when its name and key ID are the key's (C2SP:
-// sharing one of the two is not enough); the others are ignored.
+// sharing one of the two is not enough); the others are ignored. A key of
+// type 0x04 checks its line as a cosignature (VerifyCosignature).
 struct NoteCheck {
   SignedNote note;
   std::vector<VerifierKey> verified;   // given keys whose signature holds
