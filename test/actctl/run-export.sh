@@ -13,63 +13,18 @@
 #   test/actctl/run-export.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
 export LC_ALL=C  # sort and join agree on the order
-work=$1
-actctl=${2:-}
-[ -n "$actctl" ] && [[ $actctl == */* ]] && actctl=$(realpath -m "$actctl")
-cd "$(dirname "$0")/../.." || { echo "0 1"; exit 0; }
-actctl=${actctl:-build/actctl}
-if [ ! -x "$actctl" ]; then
-  echo "no actctl at $actctl (build it: cmake --build build --target actctl)" >&2
-  echo "0 1"
-  exit 0
-fi
-for tool in openssl python3; do
-  command -v "$tool" >/dev/null || { echo "no $tool command (scripts/deps.sh installs it)" >&2; echo "0 1"; exit 0; }
-done
-if ! python3 -c 'import cryptography' 2>/dev/null; then
-  echo "python3 cannot import cryptography (scripts/deps.sh installs python3-cryptography)" >&2
-  echo "0 1"
-  exit 0
-fi
+# shellcheck source=test/actctl/lib.sh
+source "$(dirname "$0")/lib.sh"
+needs openssl python3
 db=actctl_export_$$
-dir="$work/actctl-export"
-rm -rf "$dir"
-mkdir -p "$dir"
-out="$dir/out"
-err="$dir/err"
+suite_directory export
 tiles="$dir/tiles"
-if ! createdb "$db" || ! psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_act" >&2; then
-  echo "cannot create database $db with pg_act" >&2
-  echo "0 1"
-  exit 0
-fi
+database_with_pg_act "$db"
 server=""
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; dropdb --if-exists "$db" >/dev/null 2>&1' EXIT
 export PGDATABASE=$db
 
-sql() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
-passed=0
-failed=0
-fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
-
-# check WANT DESCRIPTION COMMAND...: the command exits WANT; output in $out/$err.
-check() {
-  local want=$1 what=$2
-  shift 2
-  timeout -k 5 300 "$@" >"$out" 2>"$err"
-  local code=$?
-  if [ "$code" -ne "$want" ]; then
-    fail "$what: exit $code, wanted $want ($*)"
-    sed 's/^/  out: /' "$out" | head -20 >&2
-    sed 's/^/  err: /' "$err" >&2
-    return 1
-  fi
-  pass
-}
-has() {  # has DESCRIPTION FILE REGEX: a line of FILE matches
-  if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" | head -20 >&2; fi
-}
+check_timeout=300  # check: seconds a command may take
 
 openssl genpkey -algorithm ed25519 -out "$dir/log.pem" 2>/dev/null
 openssl genpkey -algorithm ed25519 -out "$dir/other.pem" 2>/dev/null

@@ -13,36 +13,13 @@
 # on stdout is "PASSED FAILED".
 #   test/actctl/run-witness.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
-work=$1
-actctl=${2:-}
-[ -n "$actctl" ] && [[ $actctl == */* ]] && actctl=$(realpath -m "$actctl")
-cd "$(dirname "$0")/../.." || { echo "0 1"; exit 0; }
-actctl=${actctl:-build/actctl}
-if [ ! -x "$actctl" ]; then
-  echo "no actctl at $actctl (build it: cmake --build build --target actctl)" >&2
-  echo "0 1"
-  exit 0
-fi
-for tool in openssl curl; do
-  command -v "$tool" >/dev/null || { echo "no $tool command (scripts/deps.sh installs it)" >&2; echo "0 1"; exit 0; }
-done
+# shellcheck source=test/actctl/lib.sh
+source "$(dirname "$0")/lib.sh"
+needs openssl curl
 db=actctl_witness_$$
 fork=${db}_fork
-dir="$work/actctl-witness"
-rm -rf "$dir"
-mkdir -p "$dir"
-out="$dir/out"
-err="$dir/err"
+suite_directory witness
 origin=example.com/witnessed
-for d in "$db" "$fork"; do
-  if ! createdb "$d" || ! psql -qX -v ON_ERROR_STOP=1 -d "$d" -c "CREATE EXTENSION pg_act" \
-       -c "ALTER DATABASE $d SET act.log_origin = '$origin'" >&2; then
-    echo "cannot create database $d with pg_act" >&2
-    dropdb --if-exists "$db" >/dev/null 2>&1
-    echo "0 1"
-    exit 0
-  fi
-done
 witnesses=""  # pids of the witnesses still running
 cleanup() {
   local pid
@@ -51,30 +28,11 @@ cleanup() {
   dropdb --if-exists "$fork" >/dev/null 2>&1
 }
 trap cleanup EXIT
+for d in "$db" "$fork"; do
+  database_with_pg_act "$d" "ALTER DATABASE $d SET act.log_origin = '$origin'"
+done
 
-sql() { psql -qXAt -v ON_ERROR_STOP=1 -d "${2:-$db}" -c "$1"; }
-passed=0
-failed=0
-fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
-
-# check WANT DESCRIPTION COMMAND...: the command exits WANT; output in $out/$err.
-check() {
-  local want=$1 what=$2
-  shift 2
-  timeout -k 5 60 "$@" >"$out" 2>"$err"
-  local code=$?
-  if [ "$code" -ne "$want" ]; then
-    fail "$what: exit $code, wanted $want ($*)"
-    sed 's/^/  out: /' "$out" >&2
-    sed 's/^/  err: /' "$err" >&2
-    return 1
-  fi
-  pass
-}
-has() {  # has DESCRIPTION FILE REGEX: a line of FILE matches
-  if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" >&2; fi
-}
+check_timeout=60  # check: seconds a command may take
 same() {  # same DESCRIPTION GOT WANT
   if [ "$2" == "$3" ]; then pass; else fail "$1: got '$2', wanted '$3'"; fi
 }
