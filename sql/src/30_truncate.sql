@@ -125,8 +125,10 @@ BEGIN
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
     PERFORM act._require_latest_head(target_stream);
     -- The log's tree keeps what is deleted: seal it first.
-    PERFORM act._seal_through(s.last_id)
-       FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream) s WHERE s.last_id IS NOT NULL;
+    -- A stream's ids rise with its versions: its last id is its head's, found
+    -- through (stream, version); max(id) would walk the id index from the top.
+    PERFORM act._seal_through(h.id)
+       FROM (SELECT e.id FROM act.events e WHERE e.stream = target_stream ORDER BY e.version DESC LIMIT 1) h;
     WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream RETURNING e.id)
     SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
     removed_ids := removed_ids || gone_ids;
@@ -159,9 +161,9 @@ BEGIN
       INSERT INTO act.stream_anchors AS a (stream, version, prev) VALUES (target_stream, boundary.version, predecessor)
       ON CONFLICT ON CONSTRAINT stream_anchors_pkey DO UPDATE SET version = excluded.version, prev = excluded.prev;
     END IF;
-    PERFORM act._seal_through(s.last_id)
-       FROM (SELECT max(e.id) AS last_id FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id) s
-      WHERE s.last_id IS NOT NULL;
+    PERFORM act._seal_through(h.id)
+       FROM (SELECT e.id FROM act.events e WHERE e.stream = target_stream AND e.version < boundary.version
+              ORDER BY e.version DESC LIMIT 1) h;
     WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id RETURNING e.id)
     SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
     removed_ids := removed_ids || gone_ids;
