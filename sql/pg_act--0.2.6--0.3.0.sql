@@ -329,3 +329,13 @@ BEGIN
     PERFORM act._record_removal(missing, true);
   END IF;
 END $upgrade$;
+
+-- act.release (60_subscriptions.sql): an operator drops leases and keeps the watermarks.
+CREATE FUNCTION act.release(selector jsonb) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_release';
+COMMENT ON FUNCTION act.release(jsonb) IS
+  'Drops the leases of the selected streams so any worker may claim them at once; watermarks, retries and blocks stay';
+
+REVOKE ALL ON FUNCTION act.release(jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.release(jsonb) TO act_admin;

@@ -85,6 +85,9 @@ std::string SelectorStatementSql(SelectorStatement statement, const StreamSelect
     case SelectorStatement::kUnblock:
       return "UPDATE act.subscription_rows s SET retry = -1, blocked = false, error = NULL, " + released + where +
              " AND s.blocked";
+    case SelectorStatement::kRelease:  // only the lease: watermark, retry, blocked and deferral stay
+      return "UPDATE act.subscription_rows s SET leased_by = NULL, leased_until = NULL" + where +
+             " AND s.leased_by IS NOT NULL";
     case SelectorStatement::kPrioritize:
       return "UPDATE act.subscription_rows s SET priority = $7" + where + " AND s.priority <> $7";
     case SelectorStatement::kQueryStreams:

@@ -1,6 +1,6 @@
 // Operator functions over subscription rows chosen by a selector
 // (docs/reference.md, "Selectors" and the operator functions): act.defer, act.reset, act.unblock,
-// act.prioritize and act.query_streams.
+// act.release, act.prioritize and act.query_streams.
 #include <optional>
 #include <string>
 #include <utility>
@@ -106,6 +106,11 @@ ACT_SQL_FUNCTION(act_reset) {
 ACT_SQL_FUNCTION(act_unblock) {
   pg::RequirePrimary("act.unblock");
   return pg::UpdateCount(fcinfo, SelectorStatement::kUnblock, std::nullopt);
+}
+
+ACT_SQL_FUNCTION(act_release) {
+  pg::RequirePrimary("act.release");
+  return pg::UpdateCount(fcinfo, SelectorStatement::kRelease, std::nullopt);
 }
 
 ACT_SQL_FUNCTION(act_prioritize) {

@@ -56,6 +56,12 @@ LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_unblock';
 COMMENT ON FUNCTION act.unblock(jsonb) IS 'Unblocks the selected blocked streams; they resume at their watermark';
 
+CREATE FUNCTION act.release(selector jsonb) RETURNS int
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS 'MODULE_PATHNAME', 'act_release';
+COMMENT ON FUNCTION act.release(jsonb) IS
+  'Drops the leases of the selected streams so any worker may claim them at once; watermarks, retries and blocks stay';
+
 CREATE FUNCTION act.prioritize(selector jsonb, priority int) RETURNS int
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_prioritize';

@@ -47,6 +47,10 @@ TEST(StreamSelector, KeysSeparateShapes) {
 TEST(StreamSelector, StatementsKeepTheirSemantics) {
   const StreamSelector all = ParseSelector(json::object(), SelectorUse::kAdmin);
   EXPECT_NE(SelectorStatementSql(SelectorStatement::kUnblock, all).find("AND s.blocked"), std::string::npos);
+  const std::string release = SelectorStatementSql(SelectorStatement::kRelease, all);
+  EXPECT_NE(release.find("AND s.leased_by IS NOT NULL"), std::string::npos) << "release counts only held leases";
+  for (const char* kept : {" at =", "retry", "blocked =", "error", "deferred_at", "correlated_at"})
+    EXPECT_EQ(release.find(kept), std::string::npos) << "release keeps" << kept;
   EXPECT_NE(SelectorStatementSql(SelectorStatement::kPrioritize, all).find("s.priority <> $7"), std::string::npos);
   EXPECT_EQ(SelectorStatementSql(SelectorStatement::kReset, all).find("correlated_at"), std::string::npos)
       << "reset keeps the work mark";

@@ -3,7 +3,7 @@
 -- pg_catalog) behave as with the default one. The shadows come first, before
 -- this session has planned any of the extension's statements.
 BEGIN;
-SELECT plan(50);
+SELECT plan(52);
 
 -- Shadows: each would change a result if the extension's SQL resolved names
 -- through the caller's search_path.
@@ -129,7 +129,7 @@ SELECT results_eq($$
       ('app_admin', 'max_event_id'), ('app_admin', 'merkle_root'), ('app_admin', 'metrics'), ('app_admin', 'mode'),
       ('app_admin', 'partition_of'), ('app_admin', 'prioritize'), ('app_admin', 'prove_consistency'), ('app_admin', 'prove_inclusion'),
       ('app_admin', 'prove_stream'), ('app_admin', 'query'), ('app_admin', 'query_stats'),
-      ('app_admin', 'query_streams'), ('app_admin', 'register_log_key'), ('app_admin', 'reset'),
+      ('app_admin', 'query_streams'), ('app_admin', 'register_log_key'), ('app_admin', 'release'), ('app_admin', 'reset'),
       ('app_admin', 'reset_counters'), ('app_admin', 'seal'), ('app_admin', 'set_partition'), ('app_admin', 'status'), ('app_admin', 'subscribe'),
       ('app_admin', 'truncate'), ('app_admin', 'unblock'), ('app_admin', 'verify'), ('app_admin', 'verify_consistency'), ('app_admin', 'verify_inclusion'), ('app_admin', 'verify_log'),
       ('app_admin', 'version'), ('app_admin', 'wait'), ('app_admin', 'widen'), ('app_reader', 'commit_by_key'), ('app_reader', 'event_hash'), ('app_reader', 'horizon'),
@@ -217,6 +217,7 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT act.reset('["sp-sub"]')$$),
 SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT * FROM act.ack('[{"stream": "sp-sub", "by": "w", "at": 3}]')$$), '42501',
   'act_writer cannot ack');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT act.unblock('{}')$$), '42501', 'act_worker cannot unblock');
+SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT act.release('{}')$$), '42501', 'act_worker cannot release');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT * FROM act.truncate('[{"stream": "sp-1"}]')$$), '42501',
   'act_worker cannot truncate');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act._before_taking_ids()$$), '42501',
@@ -226,6 +227,7 @@ SELECT is(pg_temp.sqlstate_as('app_writer', $$SELECT count(*) FROM act.commit('w
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT count(*) FROM act.claim(1, 0, 'w2', 1000)$$), '00000', 'act_worker claims');
 SELECT is(pg_temp.sqlstate_as('app_worker', $$SELECT * FROM act.widen('sp-named', '["C"]')$$), '00000', 'act_worker widens');
 SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.reset('["sp-sub"]')$$), '00000', 'act_admin resets');
+SELECT is(pg_temp.sqlstate_as('app_admin', $$SELECT act.release('["sp-sub"]')$$), '00000', 'act_admin releases');
 SELECT is((SELECT count(*) FROM act.events), 9::bigint, 'only the granted commit wrote');
 
 -- pg_act's locks cannot be taken by other roles: the commit fence and the

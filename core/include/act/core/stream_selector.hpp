@@ -44,7 +44,16 @@ std::string SelectorPredicate(const StreamSelector& selector);
 
 // The statements that take a selector. Their own parameters follow the
 // selector's: $7 (until / priority / after) and $8 (max_streams).
-enum class SelectorStatement { kDefer, kUndefer, kReset, kUnblock, kPrioritize, kQueryStreams, kQueryStreamsAfter };
+enum class SelectorStatement {
+  kDefer,
+  kUndefer,
+  kReset,
+  kUnblock,
+  kRelease,
+  kPrioritize,
+  kQueryStreams,
+  kQueryStreamsAfter
+};
 std::string SelectorStatementSql(SelectorStatement statement, const StreamSelector& selector);
 
 }  // namespace act::core
