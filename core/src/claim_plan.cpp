@@ -17,6 +17,13 @@ ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading) {
   return counts;
 }
 
+void ValidateLeaseMillis(std::int64_t millis) {
+  if (millis < 0) throw ValidationError("millis must be 0 or more, not " + std::to_string(millis));
+  if (millis > kMaxLeaseMillis)
+    throw ValidationError("millis must be at most " + std::to_string(kMaxLeaseMillis) + " (one hour), not " +
+                          std::to_string(millis));
+}
+
 namespace {
 
 // `order`, written for alias x, for another alias.

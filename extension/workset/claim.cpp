@@ -63,7 +63,7 @@ ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo) {
   if (TextArg(fcinfo, 2).empty()) throw core::ValidationError("by must not be empty");
   request.by = PG_GETARG_DATUM(2);
   request.millis = PG_GETARG_INT32(3);
-  if (request.millis < 0) throw core::ValidationError("millis must be 0 or more, not " + std::to_string(request.millis));
+  core::ValidateLeaseMillis(request.millis);
   if (!PG_ARGISNULL(4)) request.lane = PG_GETARG_DATUM(4);
   return request;
 }

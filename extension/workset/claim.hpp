@@ -16,7 +16,7 @@ struct ClaimRequest {
 };
 
 // Validates act.claim's first five arguments (NULLs, negative counts, an
-// empty `by`, negative millis): the same rules for both functions.
+// empty `by`, millis outside 0 to one hour): the same rules for both functions.
 ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo);
 
 // Needs SPI. Folds wide marks, then leases the streams; leaves the claimed

@@ -33,6 +33,13 @@ TEST(ClaimPlan, FrontierArithmetic) {
   EXPECT_EQ(ErrorOf([] { PlanClaim(0, -1); }), "from_leading must be 0 or more, not -1");
 }
 
+TEST(ClaimPlan, LeaseMillisFromZeroToAnHour) {
+  EXPECT_EQ(ErrorOf([] { ValidateLeaseMillis(0); }), "no error");
+  EXPECT_EQ(ErrorOf([] { ValidateLeaseMillis(3'600'000); }), "no error");
+  EXPECT_EQ(ErrorOf([] { ValidateLeaseMillis(-1); }), "millis must be 0 or more, not -1");
+  EXPECT_EQ(ErrorOf([] { ValidateLeaseMillis(3'600'001); }), "millis must be at most 3600000 (one hour), not 3600001");
+}
+
 TEST(ClaimPlan, SqlUsesTheWorkSetPredicateAndSkipLocked) {
   const std::string sql = ClaimSql(true);
   EXPECT_NE(sql.find("NOT s.blocked AND s.at < s.correlated_at AND s.lane = $6"), std::string::npos);

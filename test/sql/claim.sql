@@ -1,6 +1,8 @@
 -- act.claim, act.ack, act.block: eligibility, frontiers, leases, retry, holders, due, bad input (docs/reference.md, "Subscriptions and the drain").
 BEGIN;
-SELECT plan(43);
+SELECT plan(54);
+
+\ir lib/refused.sql
 
 SELECT has_function('act', 'claim', ARRAY['integer', 'integer', 'text', 'integer', 'text'], 'act.claim signature');
 SELECT has_function('act', 'ack', ARRAY['jsonb'], 'act.ack signature');
@@ -32,6 +34,18 @@ SELECT results_eq($$SELECT at, retry FROM act.subscriptions WHERE stream = 'a'$$
   'claim leaves at alone');
 
 -- Release everything, then look at frontiers and ordering.
+UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
+
+-- millis runs from 0 to one hour. Rows are claimable here, so a refused
+-- claim that leased anything would show in the digest.
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim(10, 0, 'w3', 3600001)$$, '22023',
+  'millis must be at most 3600000 (one hour), not 3600001', 'millis one above an hour');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim(10, 0, 'w3', 2147483647)$$, '22023',
+  'millis must be at most 3600000 (one hour), not 2147483647', 'millis int4 max');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim(10, 0, 'w3', -1)$$, '22023',
+  'millis must be 0 or more, not -1', 'millis -1');
+SELECT results_eq($$SELECT stream FROM act.claim(1, 0, 'w3', 3600000)$$, ARRAY['c'], 'millis of exactly one hour is granted');
+SELECT is((SELECT leased_until FROM act.subscriptions WHERE stream = 'c'), now() + interval '1 hour', 'the lease runs one hour');
 UPDATE act.subscription_rows SET leased_by = NULL, leased_until = NULL;
 SELECT results_eq($$SELECT stream, lagging FROM act.claim(1, 0, 'w3', 1000)$$, $$VALUES ('c'::text, true)$$,
   'lagging 1: priority first');

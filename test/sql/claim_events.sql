@@ -3,7 +3,7 @@
 -- with its names, never a snapshot or tombstone, never above the horizon, at
 -- most max_events, pii only for those who may read it.
 BEGIN;
-SELECT plan(47);
+SELECT plan(58);
 
 \ir lib/refused.sql
 
@@ -87,6 +87,20 @@ SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, 
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(-1, 0, 'w', 1000)$$, '22023', NULL, 'negative from_lagging');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, '', 1000)$$, '22023', 'by must not be empty', 'an empty by');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, NULL, 1000)$$, '22004', 'by must not be null', 'a NULL by');
+
+-- millis runs from 0 to one hour, as act.claim's; lease-bound has work, so a
+-- refused call that leased it would show in the digest.
+SELECT count(*) FROM act.subscribe('[{"stream": "lease-bound", "source": "o-1", "lane": "bound"}]');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 3600001, 'bound')$$, '22023',
+  'millis must be at most 3600000 (one hour), not 3600001', 'millis one above an hour');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 2147483647, 'bound')$$, '22023',
+  'millis must be at most 3600000 (one hour), not 2147483647', 'millis int4 max');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', -1, 'bound')$$, '22023',
+  'millis must be 0 or more, not -1', 'millis -1');
+SELECT is((SELECT stream FROM act.claim_events(10, 0, 'w', 3600000, 'bound')), 'lease-bound',
+  'millis of exactly one hour is granted');
+SELECT is((SELECT leased_until FROM act.subscriptions WHERE stream = 'lease-bound'), now() + interval '1 hour',
+  'the lease runs one hour');
 
 -- pii: a worker reads it as absent.
 CREATE ROLE app_worker IN ROLE act_worker;

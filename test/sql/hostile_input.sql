@@ -3,7 +3,7 @@
 -- text argument, extreme numbers. Every refused call leaves the tables as
 -- they were.
 BEGIN;
-SELECT plan(186);
+SELECT plan(188);
 
 \ir lib/refused.sql
 
@@ -207,13 +207,14 @@ SELECT pg_temp.refused($$SELECT * FROM act.query(max_events => -2147483648)$$, '
 SELECT pg_temp.refused($$SELECT * FROM act.claim(-2147483648, 0, 'w', 1000)$$, '22023', NULL, 'from_lagging int4 min');
 SELECT pg_temp.refused($$SELECT * FROM act.claim(0, -1, 'w', 1000)$$, '22023', NULL, 'from_leading -1');
 SELECT pg_temp.refused($$SELECT * FROM act.claim(1, 0, 'w', -2147483648)$$, '22023', NULL, 'millis int4 min');
+SELECT pg_temp.refused($$SELECT * FROM act.claim(1, 0, 'w', 2147483647)$$, '22023', NULL, 'millis int4 max (beyond an hour)');
 SELECT count(*) FROM act.commit('huge-claim', '[{"name": "A"}]');
 SELECT is((SELECT subscribed FROM act.subscribe('[{"stream": "huge-claim-target", "source": "huge-claim"}]')), 1,
   'a subscription for the huge claim');
-SELECT is((SELECT stream FROM act.claim(2147483647, 2147483647, 'w-huge', 2147483647) WHERE stream = 'huge-claim-target'),
-  'huge-claim-target', 'claim with int4 max counts and millis');
+SELECT is((SELECT stream FROM act.claim(2147483647, 2147483647, 'w-huge', 3600000) WHERE stream = 'huge-claim-target'),
+  'huge-claim-target', 'claim with int4 max counts and the longest lease');
 SELECT is((SELECT leased_until FROM act.subscriptions WHERE stream = 'huge-claim-target'),
-  now() + interval '2147483647 milliseconds', 'the lease runs 24.8 days');
+  now() + interval '1 hour', 'the lease runs one hour');
 SELECT pg_temp.refused($$SELECT * FROM act.ack('[{"stream": "huge-claim-target", "by": "w-huge", "at": 9223372036854775807}]')$$,
   '22023', 'leases: at 9223372036854775807 for stream "huge-claim-target" is beyond act.horizon() (%)%',
   'ack at bigint max (no read could reach it)');

@@ -20,6 +20,15 @@ struct ClaimCounts {
 // Throws ValidationError for negative counts.
 ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading);
 
+// The longest lease act.claim grants. A worker that dies holding a lease
+// keeps its streams from every other worker until the lease ends; an hour
+// bounds that stall, and a handler that needs longer renews by claiming
+// again (docs/reference.md, act.claim).
+inline constexpr std::int32_t kMaxLeaseMillis = 3'600'000;
+
+// Throws ValidationError unless 0 <= millis <= kMaxLeaseMillis.
+void ValidateLeaseMillis(std::int64_t millis);
+
 // Parameters: $1 priority count, $2 fairness count, $3 leading count,
 // $4 by, $5 millis, $6 lane (only used when `by_lane`), $7 horizon (or NULL).
 // `by_class`: wide rows' work comes from their class's mark in act.wide_marks
