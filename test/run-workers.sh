@@ -9,7 +9,9 @@
 #   them side by side while orders are still being committed: every Added
 #   event lands in order_totals exactly once, the mailer is blocked after
 #   exactly three attempts between them, and its outbox holds exactly the
-#   mails of the batches it acked.
+#   mails of the batches it acked; and when an operator releases a stream
+#   under a worker and another claims it, the first one's ack finds the
+#   lease gone and its writes roll back, so the totals stay exact.
 # Details go to stderr; the last line on stdout is "PASSED FAILED".
 #   test/run-workers.sh WORK
 set -uo pipefail
@@ -119,5 +121,60 @@ done
                    WHERE name = 'Paid' AND id <= (SELECT at FROM act.subscriptions WHERE stream = 'mailer'))")" = t ] &&
   pass || fail "the outbox does not hold exactly the mails up to the mailer's watermark"
 [ "$(sql "SELECT count(*) > 0 FROM outbox")" = t ] && pass || fail "the outbox is empty: no batch before order-177"
+
+# A lost lease: while the page's worker py-victim handles order_totals, an
+# operator releases it and py-thief claims it (py-thief's writes then wait
+# for py-victim's). py-victim's ack must find the lease gone and roll its
+# writes back, so the totals still hold every event once.
+sql "SELECT count(*) FROM generate_series(1, 5) i, act.commit('order-' || i, '[{\"name\": \"Added\", \"data\": {\"amount\": 1000}}]')" >/dev/null
+cat >"$dir/lost_lease.py" <<'PY'
+import sys
+import threading
+import time
+
+import psycopg2
+
+sys.path.insert(0, sys.argv[1])
+import worker  # noqa: E402  (the page's python block)
+
+handle = worker.handle
+thief = []
+
+
+def stalled_handle(cur, target, events):
+    handle(cur, target, events)
+    if thief:
+        return
+    admin = psycopg2.connect("")
+    admin.autocommit = True
+    with admin.cursor() as cur2:
+        cur2.execute("SELECT act.release('[\"order_totals\"]')")
+        thief.append(threading.Thread(target=worker.cycle, args=(psycopg2.connect(""), "py-thief")))
+        thief[0].start()
+        for _ in range(200):  # until py-thief's claim has committed
+            cur2.execute("SELECT leased_by FROM act.subscriptions WHERE stream = 'order_totals'")
+            if cur2.fetchone()[0] == "py-thief":
+                return
+            time.sleep(0.05)
+    raise RuntimeError("py-thief never claimed order_totals")
+
+
+worker.handle = stalled_handle
+worker.cycle(psycopg2.connect(""), "py-victim")
+thief[0].join()
+PY
+timeout -k 5 60 "$python" "$dir/lost_lease.py" "$dir" 2>"$dir/lost-lease.err" && pass || fail "the lost-lease run failed: $(cat "$dir/lost-lease.err")"
+cat "$dir/lost-lease.err" >&2
+grep -q '^py-victim: lost the lease on order_totals' "$dir/lost-lease.err" && pass || fail "py-victim did not see its lease lost"
+diff_rows=$(sql "SELECT count(*) FROM (
+  (SELECT order_id, total, items FROM order_totals
+   EXCEPT SELECT stream, sum((data ->> 'amount')::numeric), count(*) FROM act.events WHERE name = 'Added' GROUP BY stream)
+  UNION ALL
+  (SELECT stream, sum((data ->> 'amount')::numeric), count(*) FROM act.events WHERE name = 'Added' GROUP BY stream
+   EXCEPT SELECT order_id, total, items FROM order_totals)) d")
+[ "$diff_rows" = 0 ] && pass || fail "after the lost lease, order_totals differs from the log in $diff_rows rows"
+[ "$(sql "SELECT at = (SELECT max(id) FROM act.events WHERE name = 'Added') AND leased_by IS NULL
+          FROM act.subscriptions WHERE stream = 'order_totals'")" = t ] &&
+  pass || fail "py-thief did not ack order_totals: $(sql "SELECT s::text FROM act.subscriptions s WHERE stream = 'order_totals'")"
 
 echo "$passed $failed"
