@@ -46,7 +46,7 @@ void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // statu
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
 void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metrics.cpp
-void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, prioritize, defer
+void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, release, prioritize, defer
 void AddTail(CLI::App& app, const Database& db, Chosen& chosen);        // tail.cpp
 void AddVerify(CLI::App& app, const Database& db, Chosen& chosen);      // verify.cpp
 

@@ -1,4 +1,4 @@
-// actctl unblock / reset / prioritize / defer: the operator functions over a
+// actctl unblock / reset / release / prioritize / defer: the operator functions over a
 // selector built from --stream, --lane, --blocked or --selector. A dry run by
 // default lists the rows that would change (through act.query_streams and
 // the same selector); --yes applies and prints how many rows changed.
@@ -20,7 +20,7 @@ namespace actctl {
 
 namespace {
 
-enum class Operator { kUnblock, kReset, kPrioritize, kDefer };
+enum class Operator { kUnblock, kReset, kRelease, kPrioritize, kDefer };
 
 struct OperatorArgs {
   std::optional<std::string> stream, lane, selector, priority, until;
@@ -65,6 +65,8 @@ bool Changes(Operator op, const pqxx::row& row, int priority) {
   switch (op) {
     case Operator::kUnblock:
       return !row["blocked"].is_null() && row["blocked"].as<bool>();
+    case Operator::kRelease:
+      return !row["leased_by"].is_null();
     case Operator::kPrioritize:
       return row["priority"].is_null() || row["priority"].as<int>() != priority;
     case Operator::kReset:
@@ -100,16 +102,17 @@ int Apply(const Database& db, Operator op, const OperatorArgs& args) {
       std::vector<std::vector<std::string>> rows;
       for (const auto& filter : filters) {
         const pqxx::result result = txn.exec_params(
-            "SELECT stream, lane, at, blocked, priority, error FROM act.query_streams($1::jsonb, NULL, 0)",
+            "SELECT stream, lane, at, blocked, priority, error, leased_by FROM act.query_streams($1::jsonb, NULL, "
+            "0)",
             filter.dump());
         for (const pqxx::row& row : result) {
           if (!Changes(op, row, priority)) continue;
           rows.push_back({Text(row["stream"]), Text(row["lane"]), Text(row["at"]),
                           row["blocked"].is_null() ? "-" : (row["blocked"].as<bool>() ? "yes" : "no"),
-                          Text(row["priority"]), OneLine(Text(row["error"]))});
+                          Text(row["priority"]), Text(row["leased_by"]), OneLine(Text(row["error"]))});
         }
       }
-      if (!rows.empty()) PrintTable({"stream", "lane", "at", "blocked", "priority", "error"}, rows);
+      if (!rows.empty()) PrintTable({"stream", "lane", "at", "blocked", "priority", "leased by", "error"}, rows);
       fmt::print("dry run: {} subscriptions would change; add --yes to apply\n", rows.size());
       return kOk;
     }
@@ -120,6 +123,9 @@ int Apply(const Database& db, Operator op, const OperatorArgs& args) {
         break;
       case Operator::kReset:
         row = txn.exec_params1("SELECT act.reset($1::jsonb)", selector.dump());
+        break;
+      case Operator::kRelease:
+        row = txn.exec_params1("SELECT act.release($1::jsonb)", selector.dump());
         break;
       case Operator::kPrioritize:
         row = txn.exec_params1("SELECT act.prioritize($1::jsonb, $2)", selector.dump(), priority);
@@ -169,6 +175,9 @@ void AddOperators(CLI::App& app, const Database& db, Chosen& chosen) {
               "Unblock the selected blocked subscriptions (act.unblock): they resume at their watermark.");
   AddOperator(app, db, chosen, Operator::kReset, "reset",
               "Rewind the selected subscriptions to replay from the start (act.reset).");
+  AddOperator(app, db, chosen, Operator::kRelease, "release",
+              "Drop the leases of the selected subscriptions (act.release): any worker may claim them at once, at "
+              "their watermark; retries and blocks stay.");
   AddOperator(app, db, chosen, Operator::kPrioritize, "prioritize",
               "Set the priority of the selected subscriptions (act.prioritize).");
   AddOperator(app, db, chosen, Operator::kDefer, "defer",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2015  # "X && pass || fail": pass always succeeds
 # actctl's database commands (status, lag, blocked, metrics, unblock, reset,
-# prioritize, defer, tail, verify) against the cluster the PG* environment
+# release, prioritize, defer, tail, verify) against the cluster the PG* environment
 # points at, in a database of their own: outputs, --json, exit codes, dry runs
 # that change nothing and --yes that changes what it says, tail --follow woken
 # by a commit and stopped by a signal, verify finding a tampered chain.
@@ -110,7 +110,7 @@ check 0 metrics metrics && { has metrics "$out" '^# TYPE pg_act_subscriptions ga
   fi; }
 
 # Selectors: none, bad JSON, combined with --selector, bad connection string.
-for op in unblock reset "prioritize --priority 5" "defer --until 2100-01-01T00:00:00Z"; do
+for op in unblock reset release "prioritize --priority 5" "defer --until 2100-01-01T00:00:00Z"; do
   # shellcheck disable=SC2086
   check 2 "$op without a selector" $op && has "$op without a selector" "$err" '^actctl: no selector'
 done
@@ -122,6 +122,27 @@ check 2 "bad --dsn" --dsn 'nonsense_option=1' status && { has "bad --dsn" "$err"
   [ "$(wc -l <"$err")" -eq 1 ] && pass || fail "bad --dsn: not one line on stderr"; }
 check 2 "unreachable --dsn" status --dsn "host=/nonexistent port=1 dbname=$db"
 check 2 "missing database" status --dsn "dbname=${db}_missing"
+
+# release drops leases and nothing else: a dry run lists the leased rows, --yes
+# frees them (orders-2 stays blocked, every watermark and retry stays).
+kept() { sql "SELECT string_agg(concat_ws(',', stream, at, retry, blocked, error, deferred_at, priority), ';' ORDER BY stream) FROM act.subscriptions"; }
+before=$(snapshot)
+kept_before=$(kept)
+check 0 "release dry run" release --lane slow && { has "release dry run" "$out" '^stream +lane +at +blocked +priority +leased by +error$'
+  has "release dry run" "$out" '^orders-2 +slow .* w1 +handler failed: boom$'
+  has "release dry run" "$out" '^dry run: 2 subscriptions would change; add --yes to apply$'; }
+[ "$(snapshot)" = "$before" ] && pass || fail "a release dry run changed act.subscriptions"
+check 0 "release --yes" release --stream mailer --yes && has "release --yes" "$out" '^1 subscriptions changed$'
+[ "$(sql "SELECT string_agg(stream, ',' ORDER BY stream) FROM act.subscriptions WHERE leased_by IS NULL")" = mailer ] &&
+  pass || fail "release --stream mailer did not free exactly mailer"
+check 0 "release again, dry run" release --lane slow && has "release again" "$out" '^dry run: 1 subscriptions would change'
+check 0 "release --blocked --yes" release --blocked --yes && has "release --blocked" "$out" '^1 subscriptions changed$'
+[ "$(sql "SELECT blocked AND leased_by IS NULL FROM act.subscriptions WHERE stream = 'orders-2'")" = t ] &&
+  pass || fail "release --blocked did not free orders-2, or unblocked it"
+[ "$(kept)" = "$kept_before" ] && pass || fail "release changed more than leases"
+check 0 "release a free row" release --stream mailer --yes && has "release a free row" "$out" '^0 subscriptions changed$'
+[ "$(sql "SELECT string_agg(stream, ',' ORDER BY stream) FROM act.claim(10, 0, 'w2', 60000)")" = mailer ] &&
+  pass || fail "w2 could not claim the released mailer at once"
 
 # Dry runs change nothing.
 before=$(snapshot)
