@@ -33,10 +33,11 @@ failed=$((failed + ${f:-1}))
 [ "${p:-0}" -gt 0 ] || fail "$doc: no psql example ran"
 
 # 2. The Python worker. Debian's python3-psycopg2 serves the system
-#    interpreter; a python3 of a virtualenv or pyenv earlier on PATH may lack it.
+#    interpreter; a python3 of a virtualenv or pyenv earlier on PATH may
+#    lack it, so every python3 on PATH is tried in turn.
 python=""
-for candidate in python3 /usr/bin/python3; do
-  if command -v "$candidate" >/dev/null && "$candidate" -c 'import psycopg2' 2>/dev/null; then
+for candidate in $(type -ap python3); do
+  if "$candidate" -c 'import psycopg2' 2>/dev/null; then
     python=$candidate
     break
   fi
