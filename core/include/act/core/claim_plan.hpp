@@ -22,8 +22,8 @@ ClaimCounts PlanClaim(std::int64_t from_lagging, std::int64_t from_leading);
 
 // The longest lease act.claim grants. A worker that dies holding a lease
 // keeps its streams from every other worker until the lease ends; an hour
-// bounds that stall, and a handler that needs longer renews by claiming
-// again (docs/reference.md, act.claim).
+// bounds that stall. Longer work is split into batches acked one by one
+// (docs/reference.md, act.claim).
 inline constexpr std::int32_t kMaxLeaseMillis = 3'600'000;
 
 // Throws ValidationError unless 0 <= millis <= kMaxLeaseMillis.
