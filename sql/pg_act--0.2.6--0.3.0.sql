@@ -10,6 +10,8 @@
 -- - Witnesses: act.register_log_key takes C2SP cosigner keys and
 --   act.add_checkpoint_signature their cosignatures; act.checkpoint(NULL) is
 --   22004 and the key file must be a regular file (C++ only).
+-- - act.claim_events gains max_bytes (a byte budget per claimed row, 16 MB by
+--   default): a new trailing argument, so a new signature.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -329,3 +331,16 @@ BEGIN
     PERFORM act._record_removal(missing, true);
   END IF;
 END $upgrade$;
+
+-- act.claim_events with a byte budget: the old signature goes, calls by name
+-- or position with the old arguments reach the new one through its default.
+DROP FUNCTION act.claim_events(int, int, text, int, text, int, jsonb);
+CREATE FUNCTION act.claim_events(from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL,
+                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216)
+RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off SET jit = off
+AS 'MODULE_PATHNAME', 'act_claim_events';
+COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) IS
+  'A drain cycle in one call: applies acks as act.ack, claims as act.claim, and hands each claimed stream its events after at';
+REVOKE ALL ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) TO act_worker;
