@@ -14,10 +14,10 @@ source bench/lib.sh
 # shellcheck source=scripts/throwaway-cluster.sh
 source scripts/throwaway-cluster.sh
 
-# The suites a mode changes run in both; claim, verify and tiles read the same way in either.
+# The suites a mode changes run in both; stats, claim, verify and tiles read the same way in either.
 suites_for() {
   case "$1" in
-    fenced) echo commit read claim ack wide contention verify merkle tiles drain wait client reaction standby ;;
+    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction standby ;;
     concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions ;;
   esac
 }

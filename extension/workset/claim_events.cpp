@@ -1,5 +1,5 @@
 // act.claim_events(from_lagging, from_leading, by, millis, lane, max_events,
-// acks): a worker's whole drain cycle in one round trip and one transaction:
+// acks, max_bytes): a worker's whole drain cycle in one round trip and one transaction:
 // the last batch's acks, then act.claim's claim, then each claimed stream's
 // events after its watermark (docs/sql.md "Draining in one call").
 #include <algorithm>
@@ -30,7 +30,14 @@ extern "C" {
 namespace act::pg {
 namespace {
 
-enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks };
+enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks, kMaxBytes };
+
+// The SQL default of max_bytes, also used when the function is still declared
+// without it (the library updated, ALTER EXTENSION UPDATE not run yet).
+constexpr int64 kDefaultMaxBytes = 16 * 1024 * 1024;
+// A budget above this acts as this: jsonb refuses an array of more than
+// 256 MB (JENTRY_OFFLENMASK), and EventBytes is an upper bound.
+constexpr int64 kMaxBatchBytes = 255 * 1024 * 1024;
 
 struct ClaimedRow {
   Datum stream, source, at, by, retry, lagging, lane;
@@ -140,6 +147,14 @@ ACT_SQL_FUNCTION(act_claim_events) {
     throw core::ValidationError("max_events must not be null", core::sqlstate::kNullValueNotAllowed);
   const int32 max_events = PG_GETARG_INT32(pg::kMaxEvents);
   if (max_events < 1) throw core::ValidationError("max_events must be 1 or more, not " + std::to_string(max_events));
+  int64 max_bytes = pg::kDefaultMaxBytes;
+  if (PG_NARGS() > pg::kMaxBytes) {
+    if (PG_ARGISNULL(pg::kMaxBytes))
+      throw core::ValidationError("max_bytes must not be null", core::sqlstate::kNullValueNotAllowed);
+    const int32 given = PG_GETARG_INT32(pg::kMaxBytes);
+    if (given < 1) throw core::ValidationError("max_bytes must be 1 or more, not " + std::to_string(given));
+    max_bytes = std::min<int64>(given, pg::kMaxBatchBytes);
+  }
   std::vector<core::LeaseEntry> acks;
   if (!PG_ARGISNULL(pg::kAcks))
     acks = core::ParseLeases(pg::JsonArgument(fcinfo, pg::kAcks, "acks"), core::LeaseUse::kAck, "acks");
@@ -167,6 +182,7 @@ ACT_SQL_FUNCTION(act_claim_events) {
       scope.after = DatumGetInt64(row.at);
       scope.horizon = horizon;
       scope.max_events = max_events;
+      scope.max_bytes = max_bytes;
       scope.hide_pii = hide_pii;
       const Datum events = pg::DrainEvents(scope);
       Datum values[8] = {row.stream, row.source, row.at, row.by, row.retry, row.lagging, row.lane, events};

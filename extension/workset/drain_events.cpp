@@ -9,6 +9,7 @@
 #include "stream_head.hpp"
 
 extern "C" {
+#include "access/detoast.h"
 #include "utils/json.h"
 #include "utils/numeric.h"
 }
@@ -117,6 +118,27 @@ void PushEvent(JsonbParseState** state, const RowValues* row) {
   });
 }
 
+// Room in an event object for what its values do not count: the keys, the
+// two numbers, the created string, the object's and the array's entries and
+// their alignment (under 300 bytes).
+constexpr int64 kEventOverheadBytes = 512;
+
+// An upper bound of the event object's size in the jsonb array: each value's
+// uncompressed size (read from its header or TOAST pointer, nothing is
+// decompressed) plus the fixed overhead. A nested jsonb keeps its encoding
+// when pushed, so this bounds what jsonb's 256 MB array limit counts; the
+// JSON text a client receives is of the same order (docs/reference.md).
+int64 EventBytes(const RowValues* row) {
+  return Guard([row] {
+    int64 bytes = kEventOverheadBytes + static_cast<int64>(toast_raw_datum_size(row->stream)) +
+                  static_cast<int64>(toast_raw_datum_size(row->name)) +
+                  static_cast<int64>(toast_raw_datum_size(row->data)) +
+                  static_cast<int64>(toast_raw_datum_size(row->meta));
+    if (!row->pii_null) bytes += static_cast<int64>(toast_raw_datum_size(row->pii));
+    return bytes;
+  });
+}
+
 bool Wanted(std::string_view name, const std::optional<std::vector<std::string>>* names) {
   if (name == kSnapshot || name == kTombstone) return false;
   if (names == nullptr || !names->has_value()) return true;
@@ -133,6 +155,7 @@ Datum DrainEvents(const DrainScope& scope) {
   const bool one_stream = scope.source && !scope.pattern;
   const std::string_view pattern = scope.pattern ? VarlenaBytes(*scope.source) : std::string_view();
   int32 taken = 0;
+  int64 bytes = 0;
   if (scope.max_events > 0 && scope.after < scope.horizon) {
     IndexScan scan = ScanOf(scope);
     const Columns columns(scan);
@@ -154,7 +177,11 @@ Datum DrainEvents(const DrainScope& scope) {
       row.created = scan.DeformedAt(columns.created, &is_null);
       row.pii = scan.DeformedAt(columns.pii, &row.pii_null);
       row.pii_null = row.pii_null || scope.hide_pii;
+      const int64 size = EventBytes(&row);
+      // Always one event, so a row whose next event alone is over budget still moves.
+      if (taken > 0 && bytes + size > scope.max_bytes) break;
       PushEvent(state_ref, &row);
+      bytes += size;
       ++taken;
     }
   }

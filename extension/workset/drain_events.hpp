@@ -19,6 +19,7 @@ struct DrainScope {
   int64 after = -1;                        // the row's watermark
   int64 horizon = -1;                      // never an event above it
   int32 max_events = 0;
+  int64 max_bytes = 0;  // the batch's byte budget (EventBytes); the first event always goes
   bool hide_pii = true;
 };
 
@@ -26,6 +27,9 @@ struct DrainScope {
 // in `names`, never a snapshot or a tombstone, never above the horizon, at
 // most max_events, as a jsonb array of {"id","stream","version","name",
 // "data","meta","created"} objects (+ "pii" when set and not hidden).
+// The array stops before the event that would take it past max_bytes, but
+// holds at least one event: a row whose events outgrow jsonb's 256 MB limit
+// is handed them in turns instead of failing the whole call (54000).
 // Reads through the active snapshot: the caller pushes one taken after it
 // computed the horizon, so every event at or below it is seen.
 // The result is allocated in the current memory context.

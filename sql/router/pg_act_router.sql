@@ -291,7 +291,7 @@ BEGIN
     ('claim', 'from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL',
      'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)'),
     ('claim_events', 'from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL, '
-                     'max_events int DEFAULT 100, acks jsonb DEFAULT NULL',
+                     'max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216',
      'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)'),
     ('ack', 'leases jsonb', 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)'),
     ('block', 'leases jsonb',

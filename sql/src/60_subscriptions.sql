@@ -75,9 +75,9 @@ COMMENT ON FUNCTION act.query_streams(jsonb, text, int) IS
   'Subscription rows ordered by stream (C collation), keyset-paginated by `after`';
 
 CREATE FUNCTION act.claim_events(from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL,
-                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL)
+                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216)
 RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off SET jit = off
 AS 'MODULE_PATHNAME', 'act_claim_events';
-COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb) IS
+COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) IS
   'A drain cycle in one call: applies acks as act.ack, claims as act.claim, and hands each claimed stream its events after at';

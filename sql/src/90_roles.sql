@@ -41,7 +41,7 @@ GRANT EXECUTE ON FUNCTION
   TO act_reader;
 GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint), act.forget_pii(text) TO act_writer;
 GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb), act.widen(text, jsonb), act.claim(int, int, text, int, text), act.ack(jsonb),
-  act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb) TO act_worker;
+  act.block(jsonb), act.claim_events(int, int, text, int, text, int, jsonb, int) TO act_worker;
 GRANT EXECUTE ON FUNCTION act.truncate(jsonb), act.defer(jsonb, timestamptz), act.reset(jsonb), act.unblock(jsonb),
   act.release(jsonb), act.prioritize(jsonb, int), act.reset_counters(), act.seal(), act.set_partition(int, int),
   act.checkpoint(), act.checkpoint(boolean), act.add_checkpoint_signature(text), act.register_log_key(text) TO act_admin;

@@ -1,18 +1,19 @@
 -- act.claim_events: acks first (as act.ack), then the claim (as act.claim),
 -- then each claimed stream's events after its watermark: from its source,
 -- with its names, never a snapshot or tombstone, never above the horizon, at
--- most max_events, pii only for those who may read it.
+-- most max_events and within max_bytes, pii only for those who may read it.
 BEGIN;
-SELECT plan(58);
+SELECT plan(74);
 
 \ir lib/refused.sql
 
-SELECT has_function('act', 'claim_events', ARRAY['integer', 'integer', 'text', 'integer', 'text', 'integer', 'jsonb'],
-  'act.claim_events(from_lagging, from_leading, by, millis, lane, max_events, acks)');
+SELECT has_function('act', 'claim_events', ARRAY['integer', 'integer', 'text', 'integer', 'text', 'integer', 'jsonb', 'integer'],
+  'act.claim_events(from_lagging, from_leading, by, millis, lane, max_events, acks, max_bytes)');
 SELECT is((SELECT array_agg(p.parameter_default::text ORDER BY p.ordinal_position)
              FROM information_schema.parameters p JOIN information_schema.routines r USING (specific_name)
             WHERE r.routine_schema = 'act' AND r.routine_name = 'claim_events' AND p.parameter_mode = 'IN'),
-  ARRAY[NULL, NULL, NULL, NULL, 'NULL::text', '100', 'NULL::jsonb'], 'lane, max_events and acks have their defaults');
+  ARRAY[NULL, NULL, NULL, NULL, 'NULL::text', '100', 'NULL::jsonb', '16777216'],
+  'lane, max_events, acks and max_bytes (16 MB) have their defaults');
 
 SELECT count(*) FROM act.commit('o-1', '[{"name": "Placed", "data": {"n": 1}, "pii": {"email": "a@b"}}, {"name": "Paid"}]');
 SELECT count(*) FROM act.commit('o-2', '[{"name": "Placed"}, {"name": "__snapshot__", "data": {}}]');
@@ -84,6 +85,12 @@ SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, 
   '22023', 'max_events must be 1 or more, not 0', 'max_events 0');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_events => NULL)$$,
   '22004', 'max_events must not be null', 'max_events NULL');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_bytes => 0)$$,
+  '22023', 'max_bytes must be 1 or more, not 0', 'max_bytes 0');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_bytes => -1)$$,
+  '22023', 'max_bytes must be 1 or more, not -1', 'max_bytes -1');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, 'w', 1000, max_bytes => NULL)$$,
+  '22004', 'max_bytes must not be null', 'max_bytes NULL');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(-1, 0, 'w', 1000)$$, '22023', NULL, 'negative from_lagging');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, '', 1000)$$, '22023', 'by must not be empty', 'an empty by');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(1, 0, NULL, 1000)$$, '22004', 'by must not be null', 'a NULL by');
@@ -112,6 +119,48 @@ SELECT is((SELECT count(*) FROM act.claim_events(10, 0, 'wk', 60000, acks => '[{
   0::bigint, 'act_worker acks through it');
 RESET ROLE;
 SELECT is((SELECT at FROM act.subscriptions WHERE stream = 'mailer'), 2::bigint, 'the worker''s ack landed');
+
+-- max_bytes: a batch stops before the budget, with at least one event.
+-- Events of 10,000 bytes of data (each some 10.5 kB with its other fields)
+-- under a budget of 25,000: two a batch.
+SELECT count(*) FROM act.commit('b-1', (SELECT jsonb_agg(jsonb_build_object('name', 'Big', 'data', jsonb_build_object('s', repeat(n::text, 10000))))
+                                          FROM generate_series(1, 3) n));
+SELECT count(*) FROM act.commit('b-2', '[{"name": "Small"}, {"name": "Small"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "budget", "source": "b-1", "lane": "b"}, {"stream": "beside", "source": "b-2", "lane": "b"}]');
+CREATE TEMP TABLE budget_cycle AS SELECT * FROM act.claim_events(10, 0, 'wb', 60000, 'b', max_bytes => 25000);
+-- (Each event as its data's first character and length: a short message when it fails.)
+CREATE FUNCTION pg_temp.sizes(events jsonb) RETURNS text[] LANGUAGE sql AS $$
+  SELECT array_agg(left(e -> 'data' ->> 's', 1) || ':' || length(e -> 'data' ->> 's')) FROM jsonb_array_elements(events) e
+$$;
+SELECT is((SELECT pg_temp.sizes(events) FROM budget_cycle WHERE stream = 'budget'), ARRAY['1:10000', '2:10000'], 'a row whose pending events exceed max_bytes gets the events that fit');
+SELECT is((SELECT jsonb_array_length(events) FROM budget_cycle WHERE stream = 'beside'), 2,
+  'the other row claimed in the same call gets its events');
+CREATE TEMP TABLE budget_next AS SELECT * FROM act.claim_events(10, 0, 'wb', 60000, 'b', max_bytes => 25000,
+  acks => (SELECT jsonb_agg(jsonb_build_object('stream', stream, 'by', by, 'at', (events -> -1 ->> 'id')::bigint)) FROM budget_cycle));
+SELECT is((SELECT array_agg(stream) FROM budget_next), ARRAY['budget'], 'the row cut by the budget stays claimable');
+SELECT is((SELECT pg_temp.sizes(events) FROM budget_next), ARRAY['3:10000'], 'and gets the rest next');
+SELECT count(*) FROM act.subscribe('[{"stream": "budget-one", "source": "b-1", "lane": "b1"}]');
+SELECT is((SELECT jsonb_array_length(events) FROM act.claim_events(10, 0, 'wb', 60000, 'b1', max_bytes => 1)), 1,
+  'an event larger than the budget is handed out alone');
+
+-- Events that the old claim handed out 100 at a time, over jsonb's 256 MB:
+-- 18 of 15 MB (a commit takes at most 16 MB; compressible, so they cost
+-- little to store); the same call
+-- claims another row, which gets its events.
+DO $$
+BEGIN
+  FOR i IN 1..18 LOOP
+    PERFORM act.commit('h-1', jsonb_build_array(jsonb_build_object('name', 'Huge', 'data', jsonb_build_object('s', repeat('x', 15000000)))));
+  END LOOP;
+END $$;
+SELECT count(*) FROM act.commit('h-2', '[{"name": "Small"}]');
+SELECT count(*) FROM act.subscribe('[{"stream": "huge", "source": "h-1", "lane": "h"}, {"stream": "huge-beside", "source": "h-2", "lane": "h"}]');
+CREATE TEMP TABLE huge_cycle (stream text, events int, size int);
+SELECT lives_ok($$INSERT INTO huge_cycle SELECT stream, jsonb_array_length(events), coalesce(length(events -> 0 -> 'data' ->> 's'), 0)
+                    FROM act.claim_events(10, 0, 'wh', 60000, 'h')$$,
+  'a row whose next 100 events exceed 256 MB is claimed without an error');
+SELECT is((SELECT array_agg(stream || ':' || events || ':' || size ORDER BY stream) FROM huge_cycle),
+  ARRAY['huge:1:15000000', 'huge-beside:1:0'], 'it gets one event under the 16 MB default, and the other row its own');
 
 SELECT * FROM finish();
 ROLLBACK;
