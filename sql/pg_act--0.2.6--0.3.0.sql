@@ -319,20 +319,6 @@ COMMENT ON FUNCTION act.register_log_key(text) IS
 COMMENT ON FUNCTION act.add_checkpoint_signature(text) IS
   'Stores signatures and witness cosignatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size';
 
--- The entries whose events are gone by now (deleted by act.truncate before
--- removal records existed, or otherwise): one record accounts for them.
-DO $upgrade$
-DECLARE
-  missing bigint[];
-BEGIN
-  SELECT array_agg(x.id ORDER BY x.id) INTO missing
-    FROM act.log_entries b, unnest(b.ids) AS x(id)
-   WHERE NOT EXISTS (SELECT 1 FROM act.events e WHERE e.id = x.id);
-  IF missing IS NOT NULL THEN
-    PERFORM act._before_taking_ids();
-    PERFORM act._record_removal(missing, true);
-  END IF;
-END $upgrade$;
 
 -- act.release (60_subscriptions.sql): an operator drops leases and keeps the watermarks.
 CREATE FUNCTION act.release(selector jsonb) RETURNS int
@@ -530,3 +516,18 @@ BEGIN
    ORDER BY h.stream COLLATE "C"
    LIMIT CASE WHEN max_streams IS NULL OR max_streams = 0 THEN NULL ELSE max_streams END;
 END $$;
+
+-- The entries whose events are gone by now (deleted by act.truncate before
+-- removal records existed, or otherwise): one record accounts for them.
+DO $upgrade$
+DECLARE
+  missing bigint[];
+BEGIN
+  SELECT array_agg(x.id ORDER BY x.id) INTO missing
+    FROM act.log_entries b, unnest(b.ids) AS x(id)
+   WHERE NOT EXISTS (SELECT 1 FROM act.events e WHERE e.id = x.id);
+  IF missing IS NOT NULL THEN
+    PERFORM act._before_taking_ids();
+    PERFORM act._record_removal(missing, true);
+  END IF;
+END $upgrade$;
