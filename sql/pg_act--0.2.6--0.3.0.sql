@@ -12,6 +12,8 @@
 --   22004 and the key file must be a regular file (C++ only).
 -- - act.claim_events gains max_bytes (a byte budget per claimed row, 16 MB by
 --   default): a new trailing argument, so a new signature.
+-- - act.release(selector) drops leases and keeps watermarks; act.claim and
+--   act.claim_events refuse leases above one hour (C++ only).
 -- - act.query_stats with a limit walks the streams through the (stream,
 --   version) index instead of reading the whole log (same results).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
