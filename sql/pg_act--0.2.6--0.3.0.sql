@@ -10,6 +10,9 @@
 -- - Witnesses: act.register_log_key takes C2SP cosigner keys and
 --   act.add_checkpoint_signature their cosignatures; act.checkpoint(NULL) is
 --   22004 and the key file must be a regular file (C++ only).
+-- - act.truncate and act.forget_pii check the stream's partition again under
+--   act.events' lock, which act.set_partition's conflicts with (act.subscribe
+--   and act.widen do under the registry lock, in C++).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -153,6 +156,10 @@ BEGIN
     seed_data := coalesce(seed_data, '{}');
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
     PERFORM act._require_latest_head(target_stream);
+    -- Again under the lock act.set_partition's conflicts with: taking it
+    -- brought in a setting committed while this call waited (as act.commit).
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     -- The log's tree keeps what is deleted: seal it first.
     -- A stream's ids rise with its versions: its last id is its head's, found
     -- through (stream, version); max(id) would walk the id index from the top.
@@ -177,6 +184,8 @@ BEGIN
     target_stream := target ->> 'stream';
     window_before := (target ->> 'before')::timestamptz;
     window_max_id := (target ->> 'max_id')::bigint;
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     SELECT e.id, e.version, e.name INTO boundary
       FROM act.events e
      WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before
@@ -314,6 +323,25 @@ COMMENT ON FUNCTION act.register_log_key(text) IS
   'Registers a C2SP verifier key: a checkpoint signer''s (type 0x01) or a witness''s cosigner key (type 0x04); returns its name';
 COMMENT ON FUNCTION act.add_checkpoint_signature(text) IS
   'Stores signatures and witness cosignatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size';
+
+-- act.forget_pii (10_commit.sql) checks the partition under act.events'
+-- lock, which act.set_partition's conflicts with.
+CREATE OR REPLACE FUNCTION act.forget_pii(stream text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  forgotten bigint;
+BEGIN
+  IF forget_pii.stream IS NULL THEN
+    RAISE EXCEPTION 'stream must not be null' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  -- Checked under the lock act.set_partition's conflicts with: taking it
+  -- brought in a setting committed while this call waited (as act.commit).
+  LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+  PERFORM act._require_hosted(forget_pii.stream);
+  UPDATE act.events e SET pii = NULL WHERE e.stream = forget_pii.stream AND e.pii IS NOT NULL;
+  GET DIAGNOSTICS forgotten = ROW_COUNT;
+  RETURN forgotten;
+END $$;
 
 -- The entries whose events are gone by now (deleted by act.truncate before
 -- removal records existed, or otherwise): one record accounts for them.
