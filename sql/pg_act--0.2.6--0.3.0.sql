@@ -13,6 +13,7 @@
 -- - act.truncate and act.forget_pii check the stream's partition again under
 --   act.events' lock, which act.set_partition's conflicts with (act.subscribe
 --   and act.widen do under the registry lock, in C++).
+-- - act.commit and act.version pin search_path, as every owner-rights function.
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -342,6 +343,10 @@ BEGIN
   GET DIAGNOSTICS forgotten = ROW_COUNT;
   RETURN forgotten;
 END $$;
+
+-- act.commit and act.version pin search_path like every owner-rights function.
+ALTER FUNCTION act.commit(text, jsonb, jsonb, bigint) SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION act.version(text) SET search_path = pg_catalog, pg_temp;
 
 -- The entries whose events are gone by now (deleted by act.truncate before
 -- removal records existed, or otherwise): one record accounts for them.
