@@ -14,6 +14,8 @@
 --   act.events' lock, which act.set_partition's conflicts with (act.subscribe
 --   and act.widen do under the registry lock, in C++).
 -- - act.commit and act.version pin search_path, as every owner-rights function.
+-- - act.status().expired_leases and pg_act_expired_leases count no blocked
+--   row (a blocked row keeps the lease it was blocked under).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -237,7 +239,9 @@ BEGIN
          (SELECT count(*) FROM pending p WHERE NOT p.blocked),
          (SELECT count(*) FROM pending p WHERE p.blocked),
          (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
-         (SELECT count(*) FROM pending p WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp()),
+         -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+         (SELECT count(*) FROM pending p WHERE NOT p.blocked AND p.leased_by IS NOT NULL
+                                           AND p.leased_until <= clock_timestamp()),
          (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
          (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
          act._seal_stop();
@@ -260,8 +264,9 @@ BEGIN
     ('pg_act_horizon', act.horizon()::double precision),
     ('pg_act_max_event_id', act.max_event_id()::double precision),
     ('pg_act_subscriptions', (SELECT count(*) FROM act.subscription_rows)::double precision),
-    ('pg_act_expired_leases', (SELECT count(*) FROM pending p
-                                WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
+    -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+    ('pg_act_expired_leases', (SELECT count(*) FROM pending p WHERE NOT p.blocked
+                                AND p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
     ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
