@@ -220,6 +220,23 @@ else
   fail "no script(1) to run actctl on a terminal"
 fi
 
+# What a client wrote reaches no terminal raw: control characters in a
+# stream, an event name or data (jsonb escapes C0 in strings, not DEL or C1)
+# print as escapes; data beyond 200 bytes is cut, whole with --full or --json.
+odd=$'odd\e[2Jstream'
+sql "SELECT count(*) FROM act.commit(E'odd\\x1b[2Jstream', jsonb_build_array(jsonb_build_object('name', E'Ring\\x07',
+     'data', jsonb_build_object('s', E'del\\x7f c1\\u0085', 'long', repeat('x', 500)))))" >/dev/null
+check 0 "tail, control characters" tail --stream "$odd" && {
+  has "tail, control characters" "$out" '^[0-9]+  odd\\x1b\[2Jstream  0  Ring\\x07  '
+  has "tail, DEL and C1 in data" "$out" 'del\\x7f c1\\u0085'
+  hasnt "tail, no ESC" "$out" $'\e'; hasnt "tail, no BEL" "$out" $'\a'; hasnt "tail, no DEL" "$out" $'\x7f'
+  hasnt "tail, no C1" "$out" $'\xc2\x85'
+  has "tail, data cut" "$out" '"long":"x+… \([0-9]+ more bytes; --full prints them\)$'
+  hasnt "tail, data cut" "$out" 'x{500}'; }
+check 0 "tail --full" tail --full --stream "$odd" && { has "tail --full" "$out" '"long":"x{500}"'
+  hasnt "tail --full" "$out" 'more bytes'; hasnt "tail --full, no ESC" "$out" $'\e'; }
+check 0 "tail --json, whole" tail --json --stream "$odd" && json "tail --json, whole" '.data.long | length == 500'
+
 # Bad selectors: one line on stderr, exit 2.
 one_line() { [ "$(wc -l <"$err")" -eq 1 ] && pass || { fail "$1: not one line on stderr"; sed 's/^/  | /' "$err" >&2; }; }
 check 2 "tail bad regex" tail --stream '(' --regex && { has "tail bad regex" "$err" '^actctl: --stream: invalid regular expression'
