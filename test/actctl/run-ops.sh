@@ -86,8 +86,8 @@ check 0 status status && { has status "$out" '^subscriptions: +4$'; has status "
 check 0 "status --json" status --json && json "status --json" '.subscriptions == 4 and .blocked == 1'
 
 # lag
-check 0 lag lag && { has lag "$out" '^stream +lane +at +work mark +age +blocked +leased by$'
-  has lag "$out" '^orders-2 +slow +-1 +[0-9]+ .* yes +w1$'; has lag "$out" '^audit +default '; }
+check 0 lag lag && { has lag "$out" '^stream +lane +at +work mark +age +blocked +leased by +error$'
+  has lag "$out" '^orders-2 +slow +-1 +[0-9]+ .* yes +w1 +handler failed: boom$'; has lag "$out" '^audit +default '; }
 check 0 "lag --lane slow" lag --lane slow && hasnt "lag --lane" "$out" '^audit '
 check 0 "lag --limit 1" lag --limit 1 && { [ "$(wc -l <"$out")" -eq 2 ] && pass || fail "lag --limit 1: not one row"; }
 check 0 "lag --json" lag --json && json "lag --json" 'type == "array" and length == 4 and (map(select(.blocked)) | length) == 1'
@@ -160,6 +160,7 @@ check 0 "reset --yes" reset --lane slow --yes && has "reset --yes" "$out" '^2 su
 if createdb "${db}_plain"; then
   check 1 "database error" status --dsn "dbname=${db}_plain" && {
     has "database error" "$err" '^actctl: .*schema "act" does not exist'
+    has "database error: the hint" "$err" 'run CREATE EXTENSION pg_act\)$'
     [ "$(wc -l <"$err")" -eq 1 ] && pass || fail "database error: not one line on stderr"; }
   check 1 "tail, database error" tail --dsn "dbname=${db}_plain"
   check 1 "verify, database error" verify --dsn "dbname=${db}_plain"
