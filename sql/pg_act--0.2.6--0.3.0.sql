@@ -16,6 +16,12 @@
 --   act.claim_events refuse leases above one hour (C++ only).
 -- - act.query_stats with a limit walks the streams through the (stream,
 --   version) index instead of reading the whole log (same results).
+-- - act.truncate and act.forget_pii check the stream's partition again under
+--   act.events' lock, which act.set_partition's conflicts with (act.subscribe
+--   and act.widen do under the registry lock, in C++).
+-- - act.commit and act.version pin search_path, as every owner-rights function.
+-- - act.status().expired_leases and pg_act_expired_leases count no blocked
+--   row (a blocked row keeps the lease it was blocked under).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 CREATE TABLE act.log_removals (
@@ -159,6 +165,10 @@ BEGIN
     seed_data := coalesce(seed_data, '{}');
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
     PERFORM act._require_latest_head(target_stream);
+    -- Again under the lock act.set_partition's conflicts with: taking it
+    -- brought in a setting committed while this call waited (as act.commit).
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     -- The log's tree keeps what is deleted: seal it first.
     -- A stream's ids rise with its versions: its last id is its head's, found
     -- through (stream, version); max(id) would walk the id index from the top.
@@ -183,6 +193,8 @@ BEGIN
     target_stream := target ->> 'stream';
     window_before := (target ->> 'before')::timestamptz;
     window_max_id := (target ->> 'max_id')::bigint;
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     SELECT e.id, e.version, e.name INTO boundary
       FROM act.events e
      WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before
@@ -233,7 +245,9 @@ BEGIN
          (SELECT count(*) FROM pending p WHERE NOT p.blocked),
          (SELECT count(*) FROM pending p WHERE p.blocked),
          (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
-         (SELECT count(*) FROM pending p WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp()),
+         -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+         (SELECT count(*) FROM pending p WHERE NOT p.blocked AND p.leased_by IS NOT NULL
+                                           AND p.leased_until <= clock_timestamp()),
          (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
          (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
          act._seal_stop();
@@ -256,8 +270,9 @@ BEGIN
     ('pg_act_horizon', act.horizon()::double precision),
     ('pg_act_max_event_id', act.max_event_id()::double precision),
     ('pg_act_subscriptions', (SELECT count(*) FROM act.subscription_rows)::double precision),
-    ('pg_act_expired_leases', (SELECT count(*) FROM pending p
-                                WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
+    -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+    ('pg_act_expired_leases', (SELECT count(*) FROM pending p WHERE NOT p.blocked
+                                AND p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
     ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
@@ -518,6 +533,29 @@ BEGIN
    ORDER BY h.stream COLLATE "C"
    LIMIT CASE WHEN max_streams IS NULL OR max_streams = 0 THEN NULL ELSE max_streams END;
 END $$;
+
+-- act.forget_pii (10_commit.sql) checks the partition under act.events'
+-- lock, which act.set_partition's conflicts with.
+CREATE OR REPLACE FUNCTION act.forget_pii(stream text) RETURNS bigint
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  forgotten bigint;
+BEGIN
+  IF forget_pii.stream IS NULL THEN
+    RAISE EXCEPTION 'stream must not be null' USING ERRCODE = 'null_value_not_allowed';
+  END IF;
+  -- Checked under the lock act.set_partition's conflicts with: taking it
+  -- brought in a setting committed while this call waited (as act.commit).
+  LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+  PERFORM act._require_hosted(forget_pii.stream);
+  UPDATE act.events e SET pii = NULL WHERE e.stream = forget_pii.stream AND e.pii IS NOT NULL;
+  GET DIAGNOSTICS forgotten = ROW_COUNT;
+  RETURN forgotten;
+END $$;
+
+-- act.commit and act.version pin search_path like every owner-rights function.
+ALTER FUNCTION act.commit(text, jsonb, jsonb, bigint) SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION act.version(text) SET search_path = pg_catalog, pg_temp;
 
 -- The entries whose events are gone by now (deleted by act.truncate before
 -- removal records existed, or otherwise): one record accounts for them.

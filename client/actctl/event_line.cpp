@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "printable.hpp"
+
 namespace actctl {
 
 namespace {
@@ -55,12 +57,14 @@ std::string EventLine(const pqxx::row& event, const EventLineStyle& style) {
     if (style.pii) line += fmt::format(R"(,"pii":{})", pii.empty() ? "null" : pii);
     return line + "}";
   }
+  auto payload = [&style](const std::string& json) { return Printable(style.full ? json : Cut(json, kPayloadBytes)); };
   std::string line = fmt::format(
       "{}  {}  {}  {}  {}  {}", event["id"].c_str(),
-      fmt::styled(event["stream"].c_str(), Style(style.colours, fmt::fg(fmt::terminal_color::cyan))),
-      event["version"].c_str(), fmt::styled(event["name"].c_str(), Style(style.colours, fmt::emphasis::bold)),
-      fmt::styled(event["created"].c_str(), Style(style.colours, fmt::emphasis::faint)), data);
-  if (style.pii) line += fmt::format("  pii {}", pii.empty() ? "-" : pii);
+      fmt::styled(Printable(event["stream"].c_str()), Style(style.colours, fmt::fg(fmt::terminal_color::cyan))),
+      event["version"].c_str(),
+      fmt::styled(Printable(event["name"].c_str()), Style(style.colours, fmt::emphasis::bold)),
+      fmt::styled(event["created"].c_str(), Style(style.colours, fmt::emphasis::faint)), payload(data));
+  if (style.pii) line += fmt::format("  pii {}", pii.empty() ? "-" : payload(pii));
   return line;
 }
 

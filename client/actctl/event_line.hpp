@@ -1,7 +1,8 @@
 #pragma once
-// One event as tail prints it: a line for people, or a JSON object on one
+// One event as tail prints it: a line for people, control characters
+// escaped and long payloads cut (printable.hpp), or a JSON object on one
 // line (JSON Lines) with the fields id, stream, version, name, created, data,
-// meta and, with --pii, pii.
+// meta and, with --pii, pii, always whole.
 #include <pqxx/pqxx>
 #include <string>
 
@@ -11,6 +12,7 @@ struct EventLineStyle {
   bool json = false;
   bool colours = false;  // the line for people only
   bool pii = false;      // print pii (NULL, as act.query returns it to a role that may not read it, prints as null / -)
+  bool full = false;     // the line for people: data and pii whole, not cut at kPayloadBytes
 };
 
 // The select list that EventLine reads, over an act.query result aliased e.

@@ -1,5 +1,5 @@
-// actctl lag: act.lag(), the subscriptions with work and the blocked ones,
-// oldest waiting event first, as a table or a JSON array.
+// actctl lag: act.lag(), the subscriptions with work and the blocked ones
+// (with their errors), oldest waiting event first, as a table or a JSON array.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -12,6 +12,7 @@
 #include "arguments.hpp"
 #include "command.hpp"
 #include "database.hpp"
+#include "printable.hpp"
 
 namespace actctl {
 
@@ -35,16 +36,18 @@ int Lag(const Database& db, const LagArgs& args) {
     fmt::print("{}\n", nlohmann::json::parse(row[0].c_str()).dump(2));
     return kOk;
   }
-  const pqxx::result result = txn.exec_params(
-      "SELECT stream, lane_name, at, work_mark, age, blocked, leased_by FROM act.lag($1, $2)", args.lane, max_rows);
+  const pqxx::result result =
+      txn.exec_params("SELECT stream, lane_name, at, work_mark, age, blocked, leased_by, error FROM act.lag($1, $2)",
+                      args.lane, max_rows);
   std::vector<std::vector<std::string>> rows;
   for (const pqxx::row& row : result) {
     std::vector<std::string> cells;
-    for (const pqxx::field& field : row) cells.push_back(Text(field));
+    // A handler's error is any text: one line, no control characters.
+    for (const pqxx::field& field : row) cells.push_back(Printable(Text(field)));
     cells[5] = row[5].is_null() ? "-" : (row[5].as<bool>() ? "yes" : "no");
     rows.push_back(std::move(cells));
   }
-  PrintTable({"stream", "lane", "at", "work mark", "age", "blocked", "leased by"}, rows);
+  PrintTable({"stream", "lane", "at", "work mark", "age", "blocked", "leased by", "error"}, rows);
   return kOk;
 }
 

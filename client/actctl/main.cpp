@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <pqxx/except>
+#include <string>
 
 #include "command.hpp"
 #include "database.hpp"
@@ -67,6 +68,15 @@ int main(int argc, char** argv) {
   } catch (const pqxx::broken_connection& e) {  // a command that does not classify its errors
     fmt::print(stderr, "actctl: connection lost: {}\n", actctl::OneLine(e.what()));
     return actctl::kUnusable;
+  } catch (const pqxx::sql_error& e) {
+    // A database without pg_act: say what to do, not only what is missing.
+    const std::string message = actctl::OneLine(e.what());
+    if (e.sqlstate() == "3F000" && message.find("schema \"act\" does not exist") != std::string::npos)
+      fmt::print(stderr, "actctl: {} (pg_act is not installed in this database: run CREATE EXTENSION pg_act)\n",
+                 message);
+    else
+      fmt::print(stderr, "actctl: {}\n", message);
+    return actctl::kFailed;
   } catch (const std::exception& e) {
     fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));  // libpq's messages end in a newline
     return actctl::kFailed;

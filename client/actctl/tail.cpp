@@ -29,7 +29,7 @@ struct TailArgs {
   StreamFilter filter;
   std::optional<std::string> after, limit;
   std::vector<std::string> names;
-  bool follow = false, json = false, pii = false;
+  bool follow = false, json = false, pii = false, full = false;
 };
 
 // Rows per act.query call: what one result holds in memory.
@@ -54,7 +54,7 @@ std::string QuerySql(const char* columns) {
 class Printer {
  public:
   Printer(pqxx::connection& connection, pqxx::transaction_base& txn, const TailArgs& args)
-      : txn_(txn), args_(args), style_{args.json, !args.json && ColoursWanted(stdout), args.pii} {
+      : txn_(txn), args_(args), style_{args.json, !args.json && ColoursWanted(stdout), args.pii, args.full} {
     if (!args.names.empty()) names_ = nlohmann::json(args.names).dump();
     connection.prepare("tail_query", QuerySql(kEventLineColumns));
     connection.prepare("tail_first", QuerySql("min(e.id)"));
@@ -168,6 +168,8 @@ void AddTail(CLI::App& app, const Database& db, Chosen& chosen) {
   tail->add_flag("--follow,-f", args->follow, "keep printing new events as they commit");
   tail->add_flag("--json", args->json,
                  "one JSON object per line: id, stream, version, name, created, data, meta (and pii with --pii)");
+  tail->add_flag("--full", args->full,
+                 "print data and pii whole: without it a line cuts them after 200 bytes (--json prints them whole)");
   tail->add_flag("--pii", args->pii,
                  "print personal data too (only a role that may read it gets it: act_pii_reader; others see null)");
   tail->callback([&chosen, &db, args] { chosen.run = [&db, args] { return Tail(db, *args); }; });

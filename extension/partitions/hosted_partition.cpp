@@ -142,6 +142,12 @@ ACT_SQL_FUNCTION(act_set_partition) {
   Datum args[2] = {Int32GetDatum(partition), Int32GetDatum(partitions)};
   // Commits wait (and see the new setting when they get their insert lock);
   // those in flight finish first, so the check below sees their streams.
+  // The registry first, as every commit takes it before its insert lock
+  // (locks.hpp): a subscribe that adds rows holds it exclusively, so one in
+  // flight ends before the check sees its sources, and a later one waits and
+  // then checks its literal sources against the new setting.
+  const Oid registry = pg::Guard([] { return pg::ActRelation("subscriptions"); });
+  pg::Guard([registry] { LockRelationOid(registry, ShareLock); });
   const Oid events = pg::Guard([] { return pg::ActRelation("events"); });
   pg::Guard([events] { LockRelationOid(events, ShareLock); });
   pg::SpiSession spi;

@@ -208,6 +208,12 @@ int InsertAndBackfill(const std::vector<core::SubscriptionEntry>& entries) {
   return static_cast<int>(inserted.size());
 }
 
+// The check of act_subscribe's arguments, again under the registry lock.
+void RequireHostedSources(const std::vector<core::SubscriptionEntry>& entries) {
+  for (const core::SubscriptionEntry& entry : entries)
+    if (entry.source && !core::IsPattern(*entry.source)) RequireHostedStream(*entry.source);
+}
+
 void MergeExisting(const std::vector<core::SubscriptionEntry>& entries) {
   std::vector<Datum> streams, priorities, lanes, marks;
   auto mark_nulls = std::make_unique<bool[]>(entries.size());
@@ -268,6 +274,9 @@ ACT_SQL_FUNCTION(act_subscribe) {
     if (existing.size() < entries.size()) {
       // New rows: no commit may mark (or miss) them while they are back-filled.
       pg::TakeRegistryExclusive();
+      // Again under the lock act.set_partition takes too: taking it brought
+      // in a setting committed while this call waited for it.
+      pg::RequireHostedSources(entries);
       subscribed = pg::InsertAndBackfill(entries);
     }
     pg::MergeExisting(entries);

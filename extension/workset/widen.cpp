@@ -13,6 +13,7 @@
 #include "arrays.hpp"
 #include "backfill.hpp"
 #include "error_bridge.hpp"
+#include "hosted_partition.hpp"
 #include "json_args.hpp"
 #include "jsonb_access.hpp"
 #include "locks.hpp"
@@ -155,6 +156,9 @@ ACT_SQL_FUNCTION(act_widen) {
     // names, so a widen and a commit never miss each other.
     pg::TakeRegistryExclusive();
     row = pg::ReadRow(pg::g_locked_row_plan, stream_datum, stream);
+    // A row with a literal source lives in that stream's partition; checked
+    // under the registry lock, which act.set_partition takes too.
+    if (row.source && !core::IsPattern(*row.source)) pg::RequireHostedStream(*row.source);
     added = pg::Missing(row, names);  // a widen that ran meanwhile may have added some
     if (!added.empty()) pg::Widen(stream_datum, stream, row, added);
   }

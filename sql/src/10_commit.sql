@@ -1,14 +1,15 @@
 -- Writing. act.commit is C++ (extension/log/commit.cpp).
 
--- No pinned search_path, unlike the other owner-rights functions: setting it
--- costs every commit a GUC change, and nothing in act.commit resolves a name
--- through it (its few statements name every schema; test/sql/security.sql).
+-- A pinned search_path like every owner-rights function: its statements
+-- name every schema today, and a statement a later change adds must not
+-- resolve a name through the caller's search_path. The price is a GUC
+-- change per call.
 -- expected_version is bigint so that drivers binding int8 (JDBC setLong, many
 -- ORMs) resolve it; int arguments and untyped literals resolve as before, and
 -- one function leaves no call ambiguous.
 CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version bigint DEFAULT NULL)
 RETURNS SETOF act.events
-LANGUAGE c VOLATILE SECURITY DEFINER
+LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_commit';
 COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, bigint) IS
   'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
@@ -27,6 +28,9 @@ BEGIN
   IF forget_pii.stream IS NULL THEN
     RAISE EXCEPTION 'stream must not be null' USING ERRCODE = 'null_value_not_allowed';
   END IF;
+  -- Checked under the lock act.set_partition's conflicts with: taking it
+  -- brought in a setting committed while this call waited (as act.commit).
+  LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
   PERFORM act._require_hosted(forget_pii.stream);
   UPDATE act.events e SET pii = NULL WHERE e.stream = forget_pii.stream AND e.pii IS NOT NULL;
   GET DIAGNOSTICS forgotten = ROW_COUNT;

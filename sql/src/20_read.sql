@@ -12,9 +12,10 @@ COMMENT ON FUNCTION act.query(text, bigint, bigint, text[], int, boolean, boolea
   'Reads events in id order (or backward) with optional filters; never above act.horizon() except for one exact stream';
 
 -- C++ (extension/log/version.cpp): retrying writers call it before every
--- attempt. It runs no SQL, so it pins no search_path (a setting changed per call).
+-- attempt. Its partition check reads act.partitioning through SPI, so it
+-- pins search_path like every owner-rights function.
 CREATE FUNCTION act.version(stream text) RETURNS int
-LANGUAGE c STABLE SECURITY DEFINER
+LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_version';
 COMMENT ON FUNCTION act.version(text) IS 'The last version of a stream, -1 when it has no events';
 

@@ -124,6 +124,10 @@ BEGIN
     seed_data := coalesce(seed_data, '{}');
     seed_meta := coalesce(nullif(target -> 'meta', 'null'), '{"correlation": "", "causation": {}}');
     PERFORM act._require_latest_head(target_stream);
+    -- Again under the lock act.set_partition's conflicts with: taking it
+    -- brought in a setting committed while this call waited (as act.commit).
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     -- The log's tree keeps what is deleted: seal it first.
     -- A stream's ids rise with its versions: its last id is its head's, found
     -- through (stream, version); max(id) would walk the id index from the top.
@@ -148,6 +152,8 @@ BEGIN
     target_stream := target ->> 'stream';
     window_before := (target ->> 'before')::timestamptz;
     window_max_id := (target ->> 'max_id')::bigint;
+    LOCK TABLE act.events IN ROW EXCLUSIVE MODE;
+    PERFORM act._require_hosted(target_stream);
     SELECT e.id, e.version, e.name INTO boundary
       FROM act.events e
      WHERE e.stream = target_stream AND e.name = '__snapshot__' AND e.created < window_before

@@ -87,7 +87,9 @@ BEGIN
          (SELECT count(*) FROM pending p WHERE NOT p.blocked),
          (SELECT count(*) FROM pending p WHERE p.blocked),
          (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
-         (SELECT count(*) FROM pending p WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp()),
+         -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+         (SELECT count(*) FROM pending p WHERE NOT p.blocked AND p.leased_by IS NOT NULL
+                                           AND p.leased_until <= clock_timestamp()),
          (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
          (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
          act._seal_stop();
@@ -124,8 +126,9 @@ BEGIN
     ('pg_act_horizon', act.horizon()::double precision),
     ('pg_act_max_event_id', act.max_event_id()::double precision),
     ('pg_act_subscriptions', (SELECT count(*) FROM act.subscription_rows)::double precision),
-    ('pg_act_expired_leases', (SELECT count(*) FROM pending p
-                                WHERE p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
+    -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
+    ('pg_act_expired_leases', (SELECT count(*) FROM pending p WHERE NOT p.blocked
+                                AND p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
     ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -

@@ -86,8 +86,8 @@ check 0 status status && { has status "$out" '^subscriptions: +4$'; has status "
 check 0 "status --json" status --json && json "status --json" '.subscriptions == 4 and .blocked == 1'
 
 # lag
-check 0 lag lag && { has lag "$out" '^stream +lane +at +work mark +age +blocked +leased by$'
-  has lag "$out" '^orders-2 +slow +-1 +[0-9]+ .* yes +w1$'; has lag "$out" '^audit +default '; }
+check 0 lag lag && { has lag "$out" '^stream +lane +at +work mark +age +blocked +leased by +error$'
+  has lag "$out" '^orders-2 +slow +-1 +[0-9]+ .* yes +w1 +handler failed: boom$'; has lag "$out" '^audit +default '; }
 check 0 "lag --lane slow" lag --lane slow && hasnt "lag --lane" "$out" '^audit '
 check 0 "lag --limit 1" lag --limit 1 && { [ "$(wc -l <"$out")" -eq 2 ] && pass || fail "lag --limit 1: not one row"; }
 check 0 "lag --json" lag --json && json "lag --json" 'type == "array" and length == 4 and (map(select(.blocked)) | length) == 1'
@@ -181,6 +181,7 @@ check 0 "reset --yes" reset --lane slow --yes && has "reset --yes" "$out" '^2 su
 if createdb "${db}_plain"; then
   check 1 "database error" status --dsn "dbname=${db}_plain" && {
     has "database error" "$err" '^actctl: .*schema "act" does not exist'
+    has "database error: the hint" "$err" 'run CREATE EXTENSION pg_act\)$'
     [ "$(wc -l <"$err")" -eq 1 ] && pass || fail "database error: not one line on stderr"; }
   check 1 "tail, database error" tail --dsn "dbname=${db}_plain"
   check 1 "verify, database error" verify --dsn "dbname=${db}_plain"
@@ -240,6 +241,23 @@ if script -qec "true" /dev/null >/dev/null 2>&1; then
 else
   fail "no script(1) to run actctl on a terminal"
 fi
+
+# What a client wrote reaches no terminal raw: control characters in a
+# stream, an event name or data (jsonb escapes C0 in strings, not DEL or C1)
+# print as escapes; data beyond 200 bytes is cut, whole with --full or --json.
+odd=$'odd\e[2Jstream'
+sql "SELECT count(*) FROM act.commit(E'odd\\x1b[2Jstream', jsonb_build_array(jsonb_build_object('name', E'Ring\\x07',
+     'data', jsonb_build_object('s', E'del\\x7f c1\\u0085', 'long', repeat('x', 500)))))" >/dev/null
+check 0 "tail, control characters" tail --stream "$odd" && {
+  has "tail, control characters" "$out" '^[0-9]+  odd\\x1b\[2Jstream  0  Ring\\x07  '
+  has "tail, DEL and C1 in data" "$out" 'del\\x7f c1\\u0085'
+  hasnt "tail, no ESC" "$out" $'\e'; hasnt "tail, no BEL" "$out" $'\a'; hasnt "tail, no DEL" "$out" $'\x7f'
+  hasnt "tail, no C1" "$out" $'\xc2\x85'
+  has "tail, data cut" "$out" '"long":"x+… \([0-9]+ more bytes; --full prints them\)$'
+  hasnt "tail, data cut" "$out" 'x{500}'; }
+check 0 "tail --full" tail --full --stream "$odd" && { has "tail --full" "$out" '"long":"x{500}"'
+  hasnt "tail --full" "$out" 'more bytes'; hasnt "tail --full, no ESC" "$out" $'\e'; }
+check 0 "tail --json, whole" tail --json --stream "$odd" && json "tail --json, whole" '.data.long | length == 500'
 
 # Bad selectors: one line on stderr, exit 2.
 one_line() { [ "$(wc -l <"$err")" -eq 1 ] && pass || { fail "$1: not one line on stderr"; sed 's/^/  | /' "$err" >&2; }; }

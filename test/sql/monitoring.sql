@@ -2,7 +2,7 @@
 -- what; bounded by the work set (plans of 100,000 subscriptions use indexes
 -- only), never a stream name in a metric label.
 BEGIN;
-SELECT plan(25);
+SELECT plan(29);
 
 \ir lib/refused.sql
 
@@ -24,7 +24,8 @@ SELECT is((SELECT with_work FROM act.status()), 2::bigint, 'status: fast and eve
 SELECT is((SELECT blocked FROM act.status()), 1::bigint, 'status: slow is blocked');
 SELECT is((SELECT leased FROM act.status()), 1::bigint, 'status: one live lease');
 SELECT ok((SELECT oldest_work_age >= interval '0' FROM act.status()), 'status: the oldest work has an age');
-SELECT is((SELECT expired_leases FROM act.status()), 1::bigint, 'status: slow''s lease ran out');
+SELECT is((SELECT expired_leases FROM act.status()), 0::bigint,
+  'status: slow''s lease ran out, but slow is blocked: counted as blocked, not as an expired lease');
 SELECT ok((SELECT horizon_held_for >= interval '0' FROM act.status()),
   'status: this open transaction, which committed, holds the horizon back');
 
@@ -53,6 +54,16 @@ SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_subscriptions_
   1::double precision, 'blocked per lane');
 SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_subscriptions'), 5::double precision, 'the subscription count (solo added)');
 SELECT ok((SELECT count(DISTINCT metric) >= 10 FROM act.metrics()), 'every figure of status is a metric');
+SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_expired_leases'), 0::double precision,
+  'a blocked row is no expired lease in the metrics either');
+-- A lease that ran out on a row that is not blocked is an expired lease.
+SELECT count(*) FROM act.subscribe('[{"stream": "late", "source": "src-b", "lane": "late"}]');
+SELECT count(*) FROM act.claim(1, 0, 'w-4', 1, 'late');
+SELECT pg_sleep(0.01);
+SELECT is((SELECT expired_leases FROM act.status()), 1::bigint, 'status: late''s lease ran out');
+SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_expired_leases'), 1::double precision,
+  'metrics: late''s lease ran out');
+SELECT is((SELECT blocked FROM act.status()), 1::bigint, 'status: slow is still the one blocked row');
 
 -- Bounded cost: with 100,000 subscriptions (none with work) the plans of the
 -- monitoring queries read through indexes only.

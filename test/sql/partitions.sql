@@ -2,7 +2,7 @@
 -- byte), act.set_partition, and the refusal of every single-stream call for
 -- a stream of another partition, with nothing written.
 BEGIN;
-SELECT plan(74);
+SELECT plan(78);
 
 \ir lib/refused.sql
 
@@ -67,6 +67,19 @@ SELECT * FROM pg_temp.refused($$SELECT act.set_partition(0, 2)$$, '22023', NULL,
 SELECT lives_ok($$SELECT act.set_partition(1, 2)$$, 'one its streams are all in ("ticket-1" and "ticket-8" are 1 of 2)');
 SELECT lives_ok($$SELECT act.set_partition(0, 1)$$, 'back to one partition');
 SELECT lives_ok($$SELECT act.commit('order-7', '[{"name": "Placed"}]')$$, 'then every stream is hosted');
+
+-- act.widen checks a literal source's partition too. A row reading another
+-- partition's stream is there only if the setting was written past
+-- act.set_partition's check, as here (the ALTER is the relcache
+-- invalidation act.set_partition sends).
+SELECT lives_ok($$SELECT act.subscribe('[{"stream": "t-5", "source": "order-7", "names": ["Placed"]}]')$$,
+  'a subscription reading "order-7", every stream hosted');
+UPDATE act.partitioning SET partition = 3, partitions = 4;
+ALTER TABLE act.partitioning ALTER COLUMN set_at SET DEFAULT now();
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.widen('t-5', '["Shipped"]')$$, '22023', '%"order-7"%partition 2 of 4%',
+  'widening a subscription reading another partition''s stream');
+UPDATE act.partitioning SET partition = 0, partitions = 1;
+ALTER TABLE act.partitioning ALTER COLUMN set_at SET DEFAULT now();
 
 -- Only an admin sets the partition.
 SET LOCAL ROLE act_worker;
