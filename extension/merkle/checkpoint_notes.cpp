@@ -7,6 +7,7 @@
 #include "act/core/checkpoint.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
+#include "log_store.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -18,8 +19,6 @@ constexpr Oid kSizes[] = {INT8OID, INT8OID, INT8OID};
 SavedPlan g_checkpoints(
     "SELECT size, root, note FROM act.checkpoints WHERE (size > $1 AND size <= $2) OR size > $3 ORDER BY size", 3,
     kSizes, PlanMode::kGeneric);
-constexpr Oid kNoArgs[] = {InvalidOid};
-SavedPlan g_keys("SELECT vkey FROM act.log_keys ORDER BY vkey", 0, kNoArgs, PlanMode::kGeneric);
 
 struct StoredCheckpoint {
   int64 size = 0;
@@ -27,14 +26,15 @@ struct StoredCheckpoint {
   std::string note;
 };
 
-std::vector<core::VerifierKey> RegisteredKeys() {
-  Execute(g_keys.Get(), nullptr, nullptr, true, 0, SPI_OK_SELECT);
+// The registered keys that parse; one act.register_log_key would not have
+// taken (written to the table directly) is reported and checks nothing.
+std::vector<core::VerifierKey> RegisteredKeys(const CheckpointReporter& report) {
   std::vector<core::VerifierKey> keys;
-  for (uint64 row = 0; row < RowCount(); ++row) {
+  for (const std::string& vkey : RegisteredVerifierKeys(ReadOn::kStatement)) {
     try {
-      keys.push_back(core::ParseVerifierKey(RowText(row, 1).value_or("")));
-    } catch (const core::ValidationError&) {
-      // A key act.register_log_key would not have taken checks nothing.
+      keys.push_back(core::ParseVerifierKey(vkey));
+    } catch (const core::ValidationError& error) {
+      report(std::nullopt, std::string("act.log_keys holds a key that does not parse: ") + error.what());
     }
   }
   return keys;
@@ -73,7 +73,7 @@ void CheckOne(const StoredCheckpoint& stored, const std::vector<core::VerifierKe
 
 void VerifyCheckpoints(std::uint64_t begin, std::uint64_t end, std::uint64_t tree_size, const RootAt& root_at,
                        const CheckpointReporter& report) {
-  const std::vector<core::VerifierKey> keys = RegisteredKeys();
+  const std::vector<core::VerifierKey> keys = RegisteredKeys(report);
   // Above the tree only when the check reaches its end; INT64_MAX asks for none.
   const auto above = static_cast<int64>(end == tree_size ? tree_size : INT64_MAX);
   Datum sizes[3] = {Int64GetDatum(static_cast<int64>(begin)), Int64GetDatum(static_cast<int64>(end)),

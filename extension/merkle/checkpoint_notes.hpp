@@ -12,7 +12,8 @@
 
 namespace act::pg::log {
 
-using CheckpointReporter = std::function<void(int64 size, std::string problem)>;
+// size: the checkpoint's; none for a problem of no checkpoint (a registered key).
+using CheckpointReporter = std::function<void(std::optional<int64> size, std::string problem)>;
 // The root of the stored tree at a size; nullopt when it cannot be computed
 // (a missing tile, reported elsewhere).
 using RootAt = std::function<std::optional<core::Hash>(std::uint64_t size)>;

@@ -48,7 +48,6 @@ pg::SavedPlan g_insert_checkpoint("INSERT INTO act.checkpoints (size, root, note
                                   kCheckpointRow, pg::PlanMode::kGeneric);
 pg::SavedPlan g_update_checkpoint("UPDATE act.checkpoints SET note = $3 WHERE size = $1 AND root = $2", 3,
                                   kCheckpointRow, pg::PlanMode::kGeneric);
-pg::SavedPlan g_keys("SELECT vkey FROM act.log_keys ORDER BY vkey", 0, kNoArgs, pg::PlanMode::kGeneric);
 pg::SavedPlan g_insert_key(
     "INSERT INTO act.log_keys (vkey, name, key_id, public_key) VALUES ($1, $2, $3, $4) ON CONFLICT (vkey) DO NOTHING", 4,
     kKeyRow, pg::PlanMode::kGeneric);
@@ -112,11 +111,9 @@ void StoreCheckpoint(SPIPlanPtr plan, int64 size, const core::Hash& root, const 
 }
 
 std::vector<core::VerifierKey> RegisteredKeys() {
-  pg::ExecuteOnLatest(g_keys.Get(), nullptr, nullptr, true, 0, SPI_OK_SELECT);
-  std::vector<std::string> vkeys;
-  for (uint64 row = 0; row < pg::RowCount(); ++row) vkeys.emplace_back(pg::RowText(row, 1).value_or(""));
   std::vector<core::VerifierKey> keys;
-  for (const std::string& vkey : vkeys) keys.push_back(core::ParseVerifierKey(vkey));
+  for (const std::string& vkey : pg::log::RegisteredVerifierKeys(pg::log::ReadOn::kLatest))
+    keys.push_back(core::ParseVerifierKey(vkey));
   return keys;
 }
 

@@ -42,6 +42,7 @@ SavedPlan g_write_bundle(
     "INSERT INTO act.log_entries AS b (idx, first_id, ids, entries) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (idx) DO UPDATE SET ids = excluded.ids, entries = excluded.entries",
     4, kBundleRow, PlanMode::kGeneric);
+SavedPlan g_verifier_keys("SELECT vkey FROM act.log_keys ORDER BY vkey", 0, kNoArgs, PlanMode::kGeneric);
 // The bundle that would hold an id: the last one starting at or below it.
 SavedPlan g_bundle_of_id(
     "SELECT idx, ids FROM act.log_entries WHERE first_id <= $1 ORDER BY first_id DESC LIMIT 1", 1, kIndexOnly,
@@ -215,6 +216,13 @@ std::optional<std::uint64_t> PositionOf(int64 id) {
   const auto found = std::lower_bound(ids.begin(), ids.end(), id);
   if (found == ids.end() || *found != id) return std::nullopt;
   return index * core::tlog::kTileWidth + static_cast<std::uint64_t>(found - ids.begin());
+}
+
+std::vector<std::string> RegisteredVerifierKeys(ReadOn snapshot) {
+  Run(g_verifier_keys, nullptr, snapshot, true, SPI_OK_SELECT);
+  std::vector<std::string> vkeys;
+  for (uint64 row = 0; row < RowCount(); ++row) vkeys.emplace_back(RowText(row, 1).value_or(""));
+  return vkeys;
 }
 
 std::optional<std::uint64_t> BundleIndexOf(int64 id, ReadOn snapshot) {

@@ -70,6 +70,10 @@ void WriteBundle(const EntryBundle& bundle);
 
 // The entry position of an event id; nullopt when no sealed entry has it.
 std::optional<std::uint64_t> PositionOf(int64 id);
+// The verifier keys of act.log_keys as registered (C2SP vkey texts), in
+// vkey order; each caller parses them as strictly as it needs.
+std::vector<std::string> RegisteredVerifierKeys(ReadOn snapshot);
+
 // The bundle that would hold an id: the last one starting at or below it.
 std::optional<std::uint64_t> BundleIndexOf(int64 id, ReadOn snapshot);
 

@@ -335,7 +335,7 @@ class Verifier {
       if (root && *root != state_.root)
         Report(state_.size, std::nullopt, "act.log_state's root is not the root of the stored tree");
     }
-    pg::log::VerifyCheckpoints(begin_, end_, size_, root_at, [this](int64 size, std::string problem) {
+    pg::log::VerifyCheckpoints(begin_, end_, size_, root_at, [this](std::optional<int64> size, std::string problem) {
       Report(size, std::nullopt, std::move(problem));
     });
   }

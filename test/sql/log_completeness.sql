@@ -2,7 +2,7 @@
 -- an owner can remove or add history reported by act.verify_log, one row per
 -- problem (docs/verifiable-log.md, "Removal records" and "Threat model").
 BEGIN;
-SELECT plan(39);
+SELECT plan(40);
 
 -- Streams a, b, c: 5 events each, interleaved; d with a snapshot. Sealed
 -- and checkpointed.
@@ -164,6 +164,12 @@ UPDATE act.checkpoints SET note = replace(note, E'\n' || size || E'\n', E'\n' ||
 SELECT results_eq('SELECT problem FROM act.verify_log()',
   format($$VALUES ('the checkpoint at size %s has a note that states size %s')$$, :checkpointed, :checkpointed + 1),
   'a note that states another size than its row');
+ROLLBACK TO tamper;
+
+INSERT INTO act.log_keys (vkey, name, key_id, public_key) VALUES ('not a key', 'n', '\x00000000', sha256('k'));
+SELECT results_eq($$SELECT position, problem FROM act.verify_log()$$,
+  $$VALUES (NULL::bigint, 'act.log_keys holds a key that does not parse: verifier key "not a key": it is not <name>+<key ID>+<key>')$$,
+  'a key written into act.log_keys by hand is reported, and the walk goes on');
 ROLLBACK TO tamper;
 
 -- A corrupted hash above what is sealed stops sealing there, and says so.
