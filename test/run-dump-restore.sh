@@ -15,6 +15,16 @@ suite="dump/restore"
 # shellcheck source=test/operations/checks.sh
 source test/operations/checks.sh
 
+# With the library preloaded the seal worker seals every database in turn:
+# the restored database's unsealed event too, between the restore and the
+# comparison with the source (failed once in a full make test). Paused here
+# (the checks seal with act.seal()), resumed at the end.
+preloaded=$(sql postgres -c "SELECT current_setting('shared_preload_libraries') LIKE '%pg_act%'")
+if [ "$preloaded" = t ]; then
+  sql postgres -c 'ALTER SYSTEM SET act.seal_interval_ms = 0' -c 'SELECT pg_reload_conf()' >/dev/null
+  trap "sql postgres -c 'ALTER SYSTEM RESET act.seal_interval_ms' -c 'SELECT pg_reload_conf()' >/dev/null" EXIT
+  sleep 1.5  # the launcher's current wait ends before it reads the setting
+fi
 for db in "$source_db" "$restored_db"; do dropdb --if-exists "$db" 2>/dev/null; done
 if ! createdb "$source_db" || ! sql "$source_db" -c 'CREATE EXTENSION pg_act' >/dev/null ||
    ! sql "$source_db" -f test/operations/populate.sql >/dev/null; then
