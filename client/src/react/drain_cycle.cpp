@@ -180,6 +180,22 @@ std::int32_t acks_landed(const CycleDeps& deps, const Lane& lane, const std::vec
   return lost;
 }
 
+// A claimed target that is surely another app's (Registry::may_own): left
+// as found, said once per target and process.
+Outcome left_alone(CycleDeps& deps, const Lane& lane, const ClaimedLease& claimed) {
+  if (deps.foreign.first_time(claimed.lease.stream)) {
+    std::set<std::string> names;
+    for (const Committed& event : claimed.events) names.insert(event.name);
+    std::string listed;
+    for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
+    deps.core.observers.log(LogLevel::kWarning, "a claimed target no route of this app leads to was left to its app",
+                            {{"lane", lane.name}, {"target", claimed.lease.stream}, {"names", listed}});
+  }
+  Outcome outcome = moved_to(claimed.lease.at);
+  outcome.left = true;
+  return outcome;
+}
+
 // One claimed target: its events through its handlers. Never throws: a read
 // or a resolver that fails leaves the target to its lease (the cycle's other
 // targets are still acknowledged).
@@ -189,6 +205,7 @@ Outcome handle_claimed(CycleDeps& deps, const Lane& lane, ClaimedLease& claimed,
   Outcome untouched = moved_to(lease.at);
   untouched.acknowledged = true;
   try {
+    if (!deps.registry.may_own(lease.stream, claimed.events)) return left_alone(deps, lane, claimed);
     const Handed handed = handed_events(deps, lane, claimed);
     fetched = static_cast<std::int64_t>(handed.events.size());
     return handle(deps, lane, lease, handed);
@@ -284,6 +301,12 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       projection_acked(deps, lane, lease, outcome);
       if (outcome.lost) ++report.result.lost;
       if (outcome.handled > 0) ++report.result.advanced;
+      continue;
+    }
+    if (outcome.left) {
+      // Handed back as claimed: claimable at once, the claim's raise of retry undone.
+      const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+      to_ack.push_back(Acknowledgement{lease, lease.at, now, lease.retry - 1});
       continue;
     }
     if (outcome.block) to_block.push_back(BlockedLease{lease, *outcome.error});

@@ -87,6 +87,7 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
       throw std::invalid_argument("projection " + target + ": its target is also a reaction's target");
   }
   for (SubscriptionSpec& spec : static_subscriptions_) {
+    routed_lanes_.insert(spec.lane);
     const auto& names = static_names_.at(spec.stream);
     spec.names = std::vector<std::string>(names.begin(), names.end());
   }
@@ -173,6 +174,19 @@ bool Registry::row_covers_fetch(std::string_view target) const {
   if (fixed == static_names_.end()) return false;
   return std::all_of(dynamic_names_.begin(), dynamic_names_.end(),
                      [&](const std::string& name) { return fixed->second.contains(name); });
+}
+
+bool Registry::claims_lane(std::string_view lane) const {
+  return routed_lanes_.contains(lane) || (has_dynamic() && lanes_.contains(lane));
+}
+
+bool Registry::may_own(std::string_view target, const std::vector<Committed>& claimed) const {
+  if (static_names_.contains(target)) return true;  // a fixed route's or a projection's
+  if (!has_dynamic()) return false;
+  if (claimed.empty()) return true;
+  return std::any_of(claimed.begin(), claimed.end(), [&](const Committed& event) {
+    return std::find(dynamic_names_.begin(), dynamic_names_.end(), event.name) != dynamic_names_.end();
+  });
 }
 
 const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {
