@@ -115,6 +115,10 @@ TEST(Correlator, Parses) {
   EXPECT_EQ(lease->key, "k");
   EXPECT_EQ(lease->millis, 500);
   EXPECT_EQ(ErrorOf([] { ParseCorrelator(json::parse(R"({"key": "k", "millis": 5})")); }), "correlator.by is required");
+  EXPECT_EQ(ParseCorrelator(json::parse(R"({"key": "k", "by": "w", "millis": 3600000})"))->millis, 3'600'000);
+  EXPECT_EQ(ErrorOf([] { ParseCorrelator(json::parse(R"({"key": "k", "by": "w", "millis": 3600001})")); }),
+            "correlator.millis must be at most 3600000")
+      << "a correlator lease longer than a claim's";
 }
 
 TEST(Leases, AckEntries) {
