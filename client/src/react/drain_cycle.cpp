@@ -250,7 +250,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   const std::vector<Acknowledgement> carried = std::move(pending.acks);
   pending.acks.clear();
   std::vector<ClaimedLease> claimed =
-      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events}, carried);
+      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events, lane.bytes}, carried);
   // Carried acknowledgements rode on the claim; act.claim_events does not say
   // which it dropped (a lease already lost), so those that moved are told as landed.
   for (const Acknowledgement& ack : carried) {

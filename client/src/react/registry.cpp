@@ -33,8 +33,9 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
   for (Lane& lane : lanes) {
     if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
     if (lane.lease.count() <= 0 || lane.streams <= 0 || lane.events <= 0 || lane.cycle.count() <= 0 ||
-        lane.threads <= 0)
-      throw std::invalid_argument("lane " + lane.name + ": lease, streams, events, cycle and threads must be positive");
+        lane.threads <= 0 || lane.bytes <= 0)
+      throw std::invalid_argument("lane " + lane.name +
+                                  ": lease, streams, events, cycle, threads and bytes must be positive");
     lanes_.insert_or_assign(lane.name, std::move(lane));
   }
   const auto check_lane = [&](const std::string& lane, const std::string& owner) {

@@ -110,7 +110,8 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
       .number(static_cast<std::int64_t>(request.lease.count()))
       .text(request.lane)
       .number(request.max_events)
-      .json(carried);
+      .json(carried)
+      .number(request.max_bytes);
   session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
     ClaimedLease entry{lease_from(row), {}};
     const std::string_view text = row.text(7);

@@ -82,7 +82,7 @@ inline constexpr db::Statement kClaim{
 inline constexpr db::Statement kClaimEvents{
     "act_claim_events", "act.claim_events",
     "SELECT c.stream, c.source, c.at, c.by, c.retry, c.lagging, c.lane, c.events::text "
-    "FROM act.claim_events($1::int, $2::int, $3, $4::int, $5, $6::int, $7::jsonb) c"};
+    "FROM act.claim_events($1::int, $2::int, $3, $4::int, $5, $6::int, $7::jsonb, $8::int) c"};
 
 inline constexpr db::Statement kAck{
     "act_ack", "act.ack", "SELECT a.stream, a.source, a.at, a.by, a.retry, a.lagging, a.lane FROM act.ack($1::jsonb) a"};
