@@ -11,12 +11,19 @@ MODULE_big = $(EXTENSION)
 # proofs, checkpoints), partitions/ (partitioned mode: the hosted partition).
 EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle extension/partitions
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
-# The current version's install script is built from sql/src; the first
-# released version's is kept as shipped, and upgrade scripts lead from it to
-# every later one (CREATE EXTENSION ... VERSION takes that path too).
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
-SQL_SOURCES = $(sort $(wildcard sql/src/*.sql))
+# SQL scripts (scripts/build-sql.sh): the current version's install script
+# is built from sql/src and the function declarations it includes (sql/api/,
+# one file per function); each unreleased upgrade script from its source in
+# sql/upgrades/, which includes the declarations it creates or replaces. They
+# are build outputs (sql/built/). Released scripts are kept in sql/ as shipped
+# (DATA): the first version's install script, and upgrade scripts leading
+# from it to every later one (CREATE EXTENSION ... VERSION takes that path too).
+SQL_SOURCES  = $(sort $(wildcard sql/src/*.sql))
+SQL_API      = $(wildcard sql/api/*.sql)
+SQL_UPGRADES = $(wildcard sql/upgrades/*.sql)
+DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
+             $(patsubst sql/upgrades/%,sql/built/$(EXTENSION)--%,$(SQL_UPGRADES))
+DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
@@ -35,8 +42,10 @@ override with_llvm = no
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
-	cat $(SQL_SOURCES) > $@
+sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION).control scripts/build-sql.sh
+	scripts/build-sql.sh $@ $(SQL_SOURCES)
+sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh
+	scripts/build-sql.sh $@ $<
 
 $(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
