@@ -35,17 +35,17 @@ fi
 # check_declaration FILE: the rules above for one sql/api file.
 check_declaration() {
   local file=$1 function=$(basename "$1" .sql) creates revokes
-  creates=$(grep -c '^CREATE OR REPLACE FUNCTION ' "$file" || true)
-  revokes=$(grep -c '^REVOKE ALL ON FUNCTION .* FROM PUBLIC;$' "$file" || true)
-  [ "$creates" -gt 0 ] || fail "$file declares no function (CREATE OR REPLACE FUNCTION act.$function)"
   if grep -n '^CREATE FUNCTION ' "$file" >&2; then
     fail "$file: declarations use CREATE OR REPLACE FUNCTION (upgrade scripts include them)"
   fi
+  creates=$(grep -c '^CREATE OR REPLACE FUNCTION ' "$file" || true)
+  revokes=$(grep -c '^REVOKE ALL ON FUNCTION .* FROM PUBLIC;$' "$file" || true)
+  [ "$creates" -gt 0 ] || fail "$file declares no function (CREATE OR REPLACE FUNCTION act.$function)"
   if grep -n '^CREATE OR REPLACE FUNCTION ' "$file" | grep -v "FUNCTION act\.$function(" >&2; then
     fail "$file: declares only act.$function (one file per function, overloads together)"
   fi
   [ "$creates" -eq "$revokes" ] ||
-    fail "$file: $creates functions but $revokes lines REVOKE ALL ON FUNCTION act.$function(...) FROM PUBLIC"
+    fail "$file: CREATE OR REPLACE FUNCTION $creates time(s) but REVOKE ALL ON FUNCTION ... FROM PUBLIC $revokes time(s)"
 }
 
 declare -A included=()
