@@ -47,6 +47,17 @@ sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION
 sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh
 	scripts/build-sql.sh $@ $<
 
+# The router's script is kept in git ready to run (docs/scale-out.md); its
+# forwarders are written from the declarations (scripts/build-router.sh):
+# `make router` rewrites them, and the build fails while they are stale.
+ROUTER_SCRIPT = sql/router/pg_act_router.sql
+all: sql/built/pg_act_router.sql
+sql/built/pg_act_router.sql: $(ROUTER_SCRIPT) $(SQL_API) scripts/build-router.sh
+	scripts/build-router.sh $(ROUTER_SCRIPT) $@
+	@cmp -s $@ $(ROUTER_SCRIPT) || { rm -f $@; echo "$(ROUTER_SCRIPT) is stale: run make router" >&2; exit 1; }
+router:
+	scripts/build-router.sh $(ROUTER_SCRIPT) $(ROUTER_SCRIPT)
+
 $(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
 
@@ -58,7 +69,7 @@ CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 # outside ours instead.
 CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
-.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build
+.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build router
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
