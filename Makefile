@@ -24,6 +24,8 @@ SQL_UPGRADES = $(wildcard sql/upgrades/*.sql)
 DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
              $(patsubst sql/upgrades/%,sql/built/$(EXTENSION)--%,$(SQL_UPGRADES))
 DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
+# The copy of the router's script that make checks against it (below).
+EXTRA_CLEAN = sql/built/pg_act_router.sql
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
