@@ -11,12 +11,21 @@ MODULE_big = $(EXTENSION)
 # proofs, checkpoints), partitions/ (partitioned mode: the hosted partition).
 EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle extension/partitions
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
-# The current version's install script is built from sql/src; the first
-# released version's is kept as shipped, and upgrade scripts lead from it to
-# every later one (CREATE EXTENSION ... VERSION takes that path too).
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
-SQL_SOURCES = $(sort $(wildcard sql/src/*.sql))
+# SQL scripts (scripts/build-sql.sh): the current version's install script
+# is built from sql/src and the function declarations it includes (sql/api/,
+# one file per function); each unreleased upgrade script from its source in
+# sql/upgrades/, which includes the declarations it creates or replaces. They
+# are build outputs (sql/built/). Released scripts are kept in sql/ as shipped
+# (DATA): the first version's install script, and upgrade scripts leading
+# from it to every later one (CREATE EXTENSION ... VERSION takes that path too).
+SQL_SOURCES  = $(sort $(wildcard sql/src/*.sql))
+SQL_API      = $(wildcard sql/api/*.sql)
+SQL_UPGRADES = $(wildcard sql/upgrades/*.sql)
+DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
+             $(patsubst sql/upgrades/%,sql/built/$(EXTENSION)--%,$(SQL_UPGRADES))
+DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
+# The copy of the router's script that make checks against it (below).
+EXTRA_CLEAN = sql/built/pg_act_router.sql
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
@@ -35,8 +44,21 @@ override with_llvm = no
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
-	cat $(SQL_SOURCES) > $@
+sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION).control scripts/build-sql.sh
+	scripts/build-sql.sh $@ $(SQL_SOURCES)
+sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh
+	scripts/build-sql.sh $@ $<
+
+# The router's script is kept in git ready to run (docs/scale-out.md); its
+# forwarders are written from the declarations (scripts/build-router.sh):
+# `make router` rewrites them, and the build fails while they are stale.
+ROUTER_SCRIPT = sql/router/pg_act_router.sql
+all: sql/built/pg_act_router.sql
+sql/built/pg_act_router.sql: $(ROUTER_SCRIPT) $(SQL_API) scripts/build-router.sh
+	scripts/build-router.sh $(ROUTER_SCRIPT) $@
+	@cmp -s $@ $(ROUTER_SCRIPT) || { rm -f $@; echo "$(ROUTER_SCRIPT) is stale: run make router" >&2; exit 1; }
+router:
+	scripts/build-router.sh $(ROUTER_SCRIPT) $(ROUTER_SCRIPT)
 
 $(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
@@ -49,7 +71,7 @@ CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 # outside ours instead.
 CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
-.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build
+.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build router
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null

@@ -1,4 +1,4 @@
--- Tables. Only the extension's functions write them (see 90_roles.sql).
+-- Tables. Only the extension's functions write them (see 90_grants.sql).
 
 -- CACHE 1: concurrent mode relies on every nextval() returning more than the
 -- last value any reader saw (docs/concurrency.md).
@@ -68,9 +68,6 @@ CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, s
 -- pattern rows through their classes (act.wide_classes). Which sources are
 -- patterns is decided in one place, core IsPattern, which act._is_pattern
 -- calls.
-CREATE FUNCTION act._is_pattern(source text) RETURNS boolean
-LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-AS 'MODULE_PATHNAME', 'act_is_pattern';
 CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
 -- Claims find the wide rows with work class by class: rows whose watermark
 -- is below their class's mark (docs/work-marks.md).
@@ -128,21 +125,3 @@ CREATE TABLE act.correlators (
 );
 COMMENT ON TABLE act.correlators IS 'pg_act: correlate checkpoints and the correlator lease ('''' is the shared row)';
 INSERT INTO act.correlators (key) VALUES ('');
-
--- CREATE EXTENSION inserts the shared row, and pg_restore then copies the
--- dumped one: the second insert of '' updates the first instead of failing.
-CREATE FUNCTION act._merge_shared_correlator() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF NEW.key = '' THEN
-    UPDATE act.correlators c
-       SET at = NEW.at, leased_by = NEW.leased_by, leased_until = NEW.leased_until
-     WHERE c.key = '';
-    IF FOUND THEN
-      RETURN NULL;
-    END IF;
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER correlators_merge_shared BEFORE INSERT ON act.correlators
-  FOR EACH ROW EXECUTE FUNCTION act._merge_shared_correlator();

@@ -1,50 +1,5 @@
--- act.truncate(targets): close or compact streams (docs/reference.md, act.truncate).
-
-CREATE FUNCTION act._require_object(value jsonb, what text) RETURNS jsonb
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF value IS NOT NULL AND jsonb_typeof(value) <> 'object' THEN
-    RAISE EXCEPTION '% must be a JSON object, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  RETURN value;
-END $$;
-
--- A key the caller's object may not carry is an error (22023), never a
--- silent default: a misspelt "befor" must not close a whole stream.
-CREATE FUNCTION act._require_known_keys(value jsonb, what text, known text[]) RETURNS void
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
-DECLARE
-  unknown text;
-BEGIN
-  SELECT k INTO unknown FROM jsonb_object_keys(value) AS k WHERE k <> ALL (known) ORDER BY k LIMIT 1;
-  IF FOUND THEN
-    RAISE EXCEPTION '%: unknown key "%" (known: %)', what, unknown, array_to_string(known, ', ')
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-END $$;
-
--- Also refuses a stream of another partition (partitioned mode).
-CREATE FUNCTION act._require_stream(value jsonb, what text) RETURNS text
-LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF value IS NULL OR jsonb_typeof(value) <> 'string' THEN
-    RAISE EXCEPTION '% must be a stream name (a JSON string)', what USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  IF octet_length(value #>> '{}') = 0 OR octet_length(value #>> '{}') > 1000 THEN
-    RAISE EXCEPTION '% must be 1 to 1000 bytes long', what USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  PERFORM act._require_hosted(value #>> '{}');
-  RETURN value #>> '{}';
-END $$;
-
--- Takes the stream's write lock (commits to it wait), then, under a
--- transaction snapshot, refuses (40001) to truncate a stream whose latest
--- head this transaction cannot see.
-CREATE FUNCTION act._require_latest_head(stream text) RETURNS void
-LANGUAGE c VOLATILE STRICT
-AS 'MODULE_PATHNAME', 'act_require_latest_head';
-
-CREATE FUNCTION act.truncate(targets jsonb)
+-- Closes or compacts streams (docs/reference.md, act.truncate).
+CREATE OR REPLACE FUNCTION act.truncate(targets jsonb)
 RETURNS TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_column
@@ -185,3 +140,5 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION act.truncate(jsonb) IS
   'Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window';
+REVOKE ALL ON FUNCTION act.truncate(jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.truncate(jsonb) TO act_admin;

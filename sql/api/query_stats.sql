@@ -1,53 +1,5 @@
--- act.query_stats(streams, options): per-stream head/tail/count/names (docs/reference.md, act.query_stats).
-
--- STABLE: timestamptz renders in the session's time zone.
-CREATE FUNCTION act._event_json(e act.events) RETURNS jsonb
-LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
-RETURN jsonb_build_object('id', e.id, 'stream', e.stream, 'version', e.version, 'name', e.name,
-                          'data', e.data, 'meta', e.meta, 'created', e.created);
-
--- Strict reads of option values: a JSON boolean, a JSON integer; absent or
--- null is NULL. "yes", 1 or "5" are errors, not guesses.
-CREATE FUNCTION act._json_boolean(value jsonb, what text) RETURNS boolean
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
-    RETURN NULL;
-  END IF;
-  IF jsonb_typeof(value) <> 'boolean' THEN
-    RAISE EXCEPTION '% must be a boolean (true or false), not %', what, jsonb_typeof(value)
-      USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  RETURN value::boolean;
-END $$;
-
-CREATE FUNCTION act._json_integer(value jsonb, what text) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
-    RETURN NULL;
-  END IF;
-  IF jsonb_typeof(value) <> 'number' THEN
-    RAISE EXCEPTION '% must be an integer, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  -- Nested: SQL does not promise to evaluate OR's operands in order.
-  IF value::numeric <> trunc(value::numeric) OR value::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN
-    RAISE EXCEPTION '% must be an integer, not %', what, value::text USING ERRCODE = 'invalid_parameter_value';
-  END IF;
-  RETURN value::bigint;
-END $$;
-
--- An invalid pattern is refused before any row is read (2201B), with a
--- message naming the argument and no internal statement.
-CREATE FUNCTION act._require_regex(pattern text, what text) RETURNS void
-LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  PERFORM '' ~ pattern;
-EXCEPTION WHEN invalid_regular_expression THEN
-  RAISE EXCEPTION '% is not a valid regular expression: %', what, SQLERRM USING ERRCODE = 'invalid_regular_expression';
-END $$;
-
-CREATE FUNCTION act.query_stats(streams jsonb DEFAULT '{}', options jsonb DEFAULT '{}')
+-- Per-stream head/tail/count/names (docs/reference.md, act.query_stats).
+CREATE OR REPLACE FUNCTION act.query_stats(streams jsonb DEFAULT '{}', options jsonb DEFAULT '{}')
 RETURNS TABLE(stream text, head jsonb, tail jsonb, count bigint, names jsonb)
 LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_column
@@ -221,3 +173,5 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION act.query_stats(jsonb, jsonb) IS
   'Per-stream head (and tail, count, names by event) of the streams that have qualifying events';
+REVOKE ALL ON FUNCTION act.query_stats(jsonb, jsonb) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION act.query_stats(jsonb, jsonb) TO act_reader;
