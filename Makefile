@@ -24,8 +24,9 @@ SQL_UPGRADES = $(wildcard sql/upgrades/*.sql)
 DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
              $(patsubst sql/upgrades/%,sql/built/$(EXTENSION)--%,$(SQL_UPGRADES))
 DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
-# The copy of the router's script that make checks against it (below).
-EXTRA_CLEAN = sql/built/pg_act_router.sql
+# The copies of the router's script and the client's calls that make checks
+# against them (below).
+EXTRA_CLEAN = sql/built/pg_act_router.sql sql/built/client_calls.hpp
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
@@ -54,11 +55,21 @@ sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scri
 # `make router` rewrites them, and the build fails while they are stale.
 ROUTER_SCRIPT = sql/router/pg_act_router.sql
 all: sql/built/pg_act_router.sql
-sql/built/pg_act_router.sql: $(ROUTER_SCRIPT) $(SQL_API) scripts/build-router.sh
+sql/built/pg_act_router.sql: $(ROUTER_SCRIPT) $(SQL_API) scripts/build-router.sh scripts/lib/declarations.sh
 	scripts/build-router.sh $(ROUTER_SCRIPT) $@
 	@cmp -s $@ $(ROUTER_SCRIPT) || { rm -f $@; echo "$(ROUTER_SCRIPT) is stale: run make router" >&2; exit 1; }
 router:
 	scripts/build-router.sh $(ROUTER_SCRIPT) $(ROUTER_SCRIPT)
+
+# The same for the client's calls of the functions (scripts/build-client-calls.sh):
+# each argument sent with its declared type; `make client-calls` rewrites them.
+CLIENT_CALLS = client/src/store/statements.hpp
+all: sql/built/client_calls.hpp
+sql/built/client_calls.hpp: $(CLIENT_CALLS) $(SQL_API) scripts/build-client-calls.sh scripts/lib/declarations.sh
+	scripts/build-client-calls.sh $(CLIENT_CALLS) $@
+	@cmp -s $@ $(CLIENT_CALLS) || { rm -f $@; echo "$(CLIENT_CALLS) is stale: run make client-calls" >&2; exit 1; }
+client-calls:
+	scripts/build-client-calls.sh $(CLIENT_CALLS) $(CLIENT_CALLS)
 
 $(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
 $(shlib): $(CORE_LIB)
@@ -71,7 +82,7 @@ CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 # outside ours instead.
 CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
-.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build router
+.PHONY: core deps demo test stress bench bench-check bench-baseline cmake-build router client-calls
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null

@@ -21,63 +21,15 @@ cd "$(dirname "$0")/.."
 source=$1
 output=$2
 
-fail() {
-  echo "build-router.sh: $*" >&2
-  exit 1
-}
-
-# signature FILE: the declaration's arguments (between the parentheses after
-# its name) and its result (from RETURNS to LANGUAGE), on two lines of
-# output; a newline inside either is kept as \n.
-signature() {
-  awk '
-    /^CREATE OR REPLACE FUNCTION / { on = 1 }
-    on && /^LANGUAGE / { on = 0; done = 1 }
-    on { text = text (text == "" ? "" : "\n") $0 }
-    END {
-      if (!done) exit 1
-      start = index(text, "(")
-      depth = 0
-      for (i = start; i <= length(text); i++) {
-        c = substr(text, i, 1)
-        if (c == "(") depth++
-        if (c == ")" && --depth == 0) break
-      }
-      arguments = substr(text, start + 1, i - start - 1)
-      result = substr(text, i + 1)
-      sub(/^[ \n]+/, "", result)
-      sub(/[ \n]+$/, "", result)
-      gsub(/\n/, "\\n", arguments)
-      gsub(/\n/, "\\n", result)
-      print arguments
-      print result
-    }' "$1"
-}
-
-# names ARGUMENTS: the argument names, comma-separated.
-names() {
-  printf '%b' "$1" | tr '\n' ' ' | awk '{
-    depth = 0; part = ""; out = ""
-    for (i = 1; i <= length($0); i++) {
-      c = substr($0, i, 1)
-      if (c == "(") depth++
-      if (c == ")") depth--
-      if (c == "," && depth == 0) { out = out first(part) ", "; part = ""; continue }
-      part = part c
-    }
-    print out first(part)
-  }
-  function first(text) { sub(/^ +/, "", text); split(text, words, " "); return words[1] }'
-}
+# shellcheck source=scripts/lib/declarations.sh
+source scripts/lib/declarations.sh
 
 forwarder() {  # forwarder FILE PER_PARTITION RUN_ON_OR_RESULT
-  local file=sql/$1 per_partition=$2 extra=$3 name arguments result lines
+  local file=sql/$1 per_partition=$2 extra=$3 name arguments result
   name=$(basename "$file" .sql)
-  [ -f "$file" ] || fail "$source: no declaration $file"
-  mapfile -t lines < <(signature "$file") || true
-  [ ${#lines[@]} -eq 2 ] || fail "$file: no CREATE OR REPLACE FUNCTION ... LANGUAGE to read"
-  arguments=${lines[0]}
-  result=${lines[1]}
+  read_declaration "$file"
+  arguments=$declared_arguments
+  result=$declared_result
   if [ "$per_partition" = yes ]; then
     [ -n "$extra" ] && result=$extra
     result=${result#RETURNS }
@@ -88,9 +40,7 @@ forwarder() {  # forwarder FILE PER_PARTITION RUN_ON_OR_RESULT
   fi
 }
 
-tmp="$output.tmp"
-trap 'rm -f "$tmp"' EXIT
-mkdir -p "$(dirname "$output")"
+writing_to "$output"
 skipping=
 while IFS= read -r line || [ -n "$line" ]; do
   if [ -n "$skipping" ]; then
