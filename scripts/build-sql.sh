@@ -9,7 +9,8 @@
 # create or replace.
 #
 # Checked here, so that a mistake fails the build rather than an install:
-# - an included file exists and is included once;
+# - an included file exists and is included once (but a predicate of
+#   sql/predicates/, which several indexes and the claim share);
 # - a declaration creates only functions named after its file, each with
 #   CREATE OR REPLACE (an upgrade script replaces what an older version
 #   has) and each with its own REVOKE ALL ... FROM PUBLIC (a function
@@ -60,8 +61,11 @@ emit() {
       mapfile -t matches < <(cd sql && LC_ALL=C compgen -G "$pattern" | LC_ALL=C sort)
       [ ${#matches[@]} -gt 0 ] || fail "$1: nothing to include at $pattern (relative to sql/)"
       for path in "${matches[@]}"; do
-        [ -z "${included[$path]:-}" ] || fail "$1: sql/$path is included twice (also by ${included[$path]})"
-        included[$path]=$1
+        # A predicate (sql/predicates/) is shared by several indexes; a declaration is included once.
+        if [[ $path != predicates/* ]]; then
+          [ -z "${included[$path]:-}" ] || fail "$1: sql/$path is included twice (also by ${included[$path]})"
+          included[$path]=$1
+        fi
         [[ $path == api/* ]] && check_declaration "sql/$path"
         cat "sql/$path"
       done

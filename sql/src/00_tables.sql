@@ -55,15 +55,21 @@ CREATE TABLE act.subscription_rows (
 COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
 -- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
--- claims across all lanes, the other claims of one lane.
-CREATE INDEX subscriptions_work_priority_ix ON act.subscription_rows (priority DESC, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_at_ix ON act.subscription_rows (at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane, priority DESC, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
+-- claims across all lanes, the other claims of one lane. Their predicates
+-- (sql/predicates/) are also the claim's (core/src/claim_plan.cpp embeds
+-- them), so the planner can always prove the claim reads only these rows.
+CREATE INDEX subscriptions_work_priority_ix ON act.subscription_rows (priority DESC, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_at_ix ON act.subscription_rows (at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane, priority DESC, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
 -- Static marking at commit: literal sources by lookup; source-less and
 -- pattern rows through their classes (act.wide_classes). Which sources are
 -- patterns is decided in one place, core IsPattern, which act._is_pattern
@@ -73,10 +79,12 @@ CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE sou
 -- is below their class's mark (docs/work-marks.md).
 -- Within a class, rows are read priority level by priority level, each
 -- level's rows below the mark as one index range.
-CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream)
-  WHERE class IS NOT NULL AND NOT blocked;
-CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream)
-  WHERE class IS NOT NULL AND NOT blocked;
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream) WHERE
+-- include: predicates/class_rows.sql
+;
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream) WHERE
+-- include: predicates/class_rows.sql
+;
 -- act.query_streams pages in C collation whatever the database's collation.
 CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
 -- act.subscribe reports the highest watermark.
