@@ -34,7 +34,7 @@ CORE_LIB   = $(BUILD_DIR)/libact_core.a
 PG_CONFIG ?= pg_config
 SERVER_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
 # Postgres headers as system headers: our warnings stay on, theirs stay quiet.
-PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS))
+PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS)) -I$(BUILD_DIR)/embedded_sql
 PG_CXXFLAGS = -std=c++20 -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
               $(if $(ACT_WERROR),-Werror)
 # PGXS links with gcc: name the C++ runtime and OpenSSL explicitly.
@@ -71,7 +71,15 @@ sql/built/client_calls.hpp: $(CLIENT_CALLS) $(SQL_API) scripts/build-client-call
 client-calls:
 	scripts/build-client-calls.sh $(CLIENT_CALLS) $(CLIENT_CALLS)
 
-$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
+# The SQL an extension file runs is in FILE.sql beside it, embedded at build
+# time as the header FILE_sql.hpp (scripts/embed-sql.sh).
+EMBEDDED_SQL = $(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.sql)))
+EMBEDDED_SQL_HEADERS = $(patsubst extension/%.sql,$(BUILD_DIR)/embedded_sql/%_sql.hpp,$(EMBEDDED_SQL))
+$(BUILD_DIR)/embedded_sql/%_sql.hpp: extension/%.sql scripts/embed-sql.sh
+	scripts/embed-sql.sh $< $@
+
+$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp) \
+         $(EMBEDDED_SQL_HEADERS)
 $(shlib): $(CORE_LIB)
 
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.
