@@ -56,6 +56,19 @@ export type PgActStoreOptions = {
   readonly notify?: boolean;
 };
 
+/**
+ * The event names every subscription this store creates reacts to: a name no
+ * event carries. pg_act raises the work mark of a subscription at commit for
+ * the events of its source whose name it lists, and back-fills a new one from
+ * history; with this name neither happens, and the mark moves only by the
+ * `correlated_at` Act's correlate sends, which is how Act's own stores work
+ * (a mark means "an event resolved to this target"). Act's close-the-books
+ * reads the marks to tell streams with pending reactions from idle ones: marks
+ * set by every commit to a source would make it skip streams no reaction is
+ * waiting for.
+ */
+export const MARKED_BY_CORRELATE = "__marked_by_act_correlate__";
+
 /** pg_act's longest lease (act.claim's `millis`, the correlator's). */
 const MAX_LEASE_MS = 3_600_000;
 const clamp_lease = (millis: number): number => Math.max(0, Math.min(MAX_LEASE_MS, Math.trunc(millis)));
@@ -225,6 +238,7 @@ export class PgActStore implements Store {
     const entries = streams.map((s) => ({
       stream: s.stream,
       ...(s.source === undefined ? {} : { source: s.source }),
+      names: [MARKED_BY_CORRELATE],
       ...(s.priority === undefined ? {} : { priority: s.priority }),
       ...(s.lane === undefined ? {} : { lane: s.lane }),
       ...(s.correlated_at === undefined ? {} : { correlated_at: s.correlated_at }),
