@@ -49,9 +49,9 @@ export type PgActStoreOptions = {
   readonly poolConfig?: pg.PoolConfig;
   /**
    * Offer `notify`: LISTEN on `act_commit` and wake Act on other processes'
-   * commits. The store's connections then `SET act.notify = on` (pg_act's
-   * default in fenced mode, off in concurrent mode where a NOTIFY serializes
-   * commits). Default false, as Act's own Postgres store.
+   * commits. A pool the store makes then sets `act.notify = on` in its
+   * sessions (pg_act's default in fenced mode, off in concurrent mode, where
+   * a NOTIFY serializes commits). Default false, as Act's own Postgres store.
    */
   readonly notify?: boolean;
 };
@@ -128,14 +128,23 @@ export class PgActStore implements Store {
   private readonly owns_pool: boolean;
   private readonly own_pids = new Set<number>();
   private listener?: pg.PoolClient;
+  private disposed = false;
   notify?: (handler: (notification: StoreNotification) => void) => Promise<NotifyDisposer>;
 
   constructor(options: PgActStoreOptions | string = {}) {
     const o: PgActStoreOptions = typeof options === "string" ? { connectionString: options } : options;
     this.owns_pool = !o.pool;
+    // A pool the store makes turns act.notify on in its sessions when asked;
+    // the application's own pool keeps the sessions' setting (the server's,
+    // or ALTER ROLE ... SET act.notify = on).
+    const notify_option = o.notify ? { options: `${o.poolConfig?.options ?? ""} -c act.notify=on`.trim() } : {};
     this.pool =
       o.pool ??
-      new pg.Pool({ ...(o.poolConfig ?? {}), ...(o.connectionString ? { connectionString: o.connectionString } : {}) });
+      new pg.Pool({
+        ...(o.poolConfig ?? {}),
+        ...(o.connectionString ? { connectionString: o.connectionString } : {}),
+        ...notify_option,
+      });
     if (o.notify) {
       // NOTIFY carries the sending backend's pid: commits made through this
       // store's connections are its own, and Act wants only other processes'.
@@ -143,14 +152,14 @@ export class PgActStore implements Store {
         const pid = (client as unknown as { processID?: number }).processID;
         if (pid !== undefined) this.own_pids.add(pid);
       });
-      this.pool.on("connect", (client) => {
-        client.query("SET act.notify = on").catch(() => undefined);
-      });
       this.notify = (handler) => this.listen(handler);
     }
   }
 
   async dispose(): Promise<void> {
+    // Act disposes its ports at exit too: a second call has nothing left to do.
+    if (this.disposed) return;
+    this.disposed = true;
     if (this.listener) {
       this.listener.release(true);
       this.listener = undefined;
