@@ -41,12 +41,13 @@ import {
   type SubscriptionRow,
 } from "./mapping.js";
 
-export type PgActStoreOptions = {
-  /** A pool the application owns (the store never ends it), or ... */
+/**
+ * pg's pool settings (host, port, database, user, password, connectionString,
+ * max, ... as Act's Postgres store took them), or a pool the application owns.
+ */
+export type PgActStoreOptions = pg.PoolConfig & {
+  /** A pool the application owns: the store uses it and never ends it. */
   readonly pool?: pg.Pool;
-  /** ... a connection string (or pool settings) for a pool the store owns. */
-  readonly connectionString?: string;
-  readonly poolConfig?: pg.PoolConfig;
   /**
    * Offer `notify`: LISTEN on `act_commit` and wake Act on other processes'
    * commits. A pool the store makes then sets `act.notify = on` in its
@@ -132,20 +133,19 @@ export class PgActStore implements Store {
   notify?: (handler: (notification: StoreNotification) => void) => Promise<NotifyDisposer>;
 
   constructor(options: PgActStoreOptions | string = {}) {
-    const o: PgActStoreOptions = typeof options === "string" ? { connectionString: options } : options;
-    this.owns_pool = !o.pool;
+    const { pool, notify, ...settings }: PgActStoreOptions =
+      typeof options === "string" ? { connectionString: options } : options;
+    this.owns_pool = !pool;
     // A pool the store makes turns act.notify on in its sessions when asked;
     // the application's own pool keeps the sessions' setting (the server's,
     // or ALTER ROLE ... SET act.notify = on).
-    const notify_option = o.notify ? { options: `${o.poolConfig?.options ?? ""} -c act.notify=on`.trim() } : {};
     this.pool =
-      o.pool ??
+      pool ??
       new pg.Pool({
-        ...(o.poolConfig ?? {}),
-        ...(o.connectionString ? { connectionString: o.connectionString } : {}),
-        ...notify_option,
+        ...settings,
+        ...(notify ? { options: `${settings.options ?? ""} -c act.notify=on`.trim() } : {}),
       });
-    if (o.notify) {
+    if (notify) {
       // NOTIFY carries the sending backend's pid: commits made through this
       // store's connections are its own, and Act wants only other processes'.
       this.pool.on("acquire", (client) => {

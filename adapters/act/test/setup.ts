@@ -5,8 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { PgActStore, type PgActStoreOptions } from "../src/index.js";
 
-export const new_store = (options: Omit<PgActStoreOptions, "connectionString"> = {}): PgActStore =>
-  new PgActStore({ poolConfig: { max: 4 }, ...options });
+export const new_store = (options: PgActStoreOptions = {}): PgActStore => new PgActStore({ max: 4, ...options });
 
 /**
  * The one line an app changes: pg_act as Act's store. Act keeps the first
