@@ -70,6 +70,9 @@ export type PgActStoreOptions = pg.PoolConfig & {
  */
 export const MARKED_BY_CORRELATE = "__marked_by_act_correlate__";
 
+/** How many one-second waits for the horizon after a held-back read (a minute). */
+const HORIZON_WAITS = 60;
+
 /** pg_act's longest lease (act.claim's `millis`, the correlator's). */
 const MAX_LEASE_MS = 3_600_000;
 const clamp_lease = (millis: number): number => Math.max(0, Math.min(MAX_LEASE_MS, Math.trunc(millis)));
@@ -129,8 +132,10 @@ export class PgActStore implements Store {
   private readonly owns_pool: boolean;
   private readonly own_pids = new Set<number>();
   private listener?: pg.PoolClient;
+  private readonly listens: boolean;
+  private readonly handlers = new Set<(notification: StoreNotification) => void>();
+  private watching = false;
   private disposed = false;
-  notify?: (handler: (notification: StoreNotification) => void) => Promise<NotifyDisposer>;
 
   constructor(options: PgActStoreOptions | string = {}) {
     const { pool, notify, ...settings }: PgActStoreOptions =
@@ -145,6 +150,7 @@ export class PgActStore implements Store {
         ...settings,
         ...(notify ? { options: `${settings.options ?? ""} -c act.notify=on`.trim() } : {}),
       });
+    this.listens = notify === true;
     if (notify) {
       // NOTIFY carries the sending backend's pid: commits made through this
       // store's connections are its own, and Act wants only other processes'.
@@ -152,7 +158,6 @@ export class PgActStore implements Store {
         const pid = (client as unknown as { processID?: number }).processID;
         if (pid !== undefined) this.own_pids.add(pid);
       });
-      this.notify = (handler) => this.listen(handler);
     }
   }
 
@@ -221,6 +226,9 @@ export class PgActStore implements Store {
       ]
     );
     for (const row of rows) await callback(to_committed<E>(row));
+    const tail_read = q.after !== undefined && !(q.stream && q.stream_exact) && !q.backward;
+    if (this.handlers.size && tail_read && !(q.limit && rows.length >= q.limit))
+      void this.watch_horizon(Math.max(q.after ?? -1, ...rows.map((r) => Number(r.id))));
     return rows.length;
   }
 
@@ -475,8 +483,39 @@ export class PgActStore implements Store {
     }
   }
 
-  private async listen(handler: (notification: StoreNotification) => void): Promise<NotifyDisposer> {
-    if (this.listener) this.listener.release(true);
+  /**
+   * Act's wake-up. With `notify: true`, other processes' commits arrive by
+   * LISTEN. Always, a read that continued from an id and stopped at
+   * `act.horizon()` while later events were already there (a commit still in
+   * flight below them, concurrent mode) is followed by a wait for the
+   * horizon; when it passes, the events it held back are announced. Act
+   * disarms its correlate after a pass that read nothing new, so without
+   * this wake-up those events would wait for the next commit.
+   */
+  async notify(handler: (notification: StoreNotification) => void): Promise<NotifyDisposer> {
+    this.handlers.add(handler);
+    if (this.listens && !this.listener) await this.listen();
+    return async () => {
+      this.handlers.delete(handler);
+      if (this.handlers.size || !this.listener) return;
+      const client = this.listener;
+      this.listener = undefined;
+      await client.query("UNLISTEN act_commit").catch(() => undefined);
+      client.release(true);
+    };
+  }
+
+  private announce(notification: StoreNotification): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(notification);
+      } catch {
+        // A hint only: a failing handler never reaches the connection.
+      }
+    }
+  }
+
+  private async listen(): Promise<void> {
     const client = await this.pool.connect();
     this.listener = client;
     client.on("error", () => undefined);
@@ -484,20 +523,46 @@ export class PgActStore implements Store {
       if (message.channel !== "act_commit" || !message.payload) return;
       if (this.own_pids.has(message.processId)) return;
       const notification = to_notification(message.payload);
-      if (!notification) return;
-      try {
-        handler(notification);
-      } catch {
-        // A hint only: a failing handler never reaches the connection.
-      }
+      if (notification) this.announce(notification);
     });
     await client.query("LISTEN act_commit");
-    return async () => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      await client.query("UNLISTEN act_commit").catch(() => undefined);
-      client.release(true);
-    };
+  }
+
+  /**
+   * See notify(): `read` is the last id a read that reached its end could
+   * have returned. Events above it were in flight, or landed after the read:
+   * announced once the horizon passes them. One watcher at a time, in
+   * one-second waits so that dispose() never waits long.
+   */
+  private async watch_horizon(read: number): Promise<void> {
+    if (this.watching || this.disposed) return;
+    this.watching = true;
+    try {
+      const { rows } = await this.pool.query<{ m: string }>("SELECT act.max_event_id() AS m");
+      const from = read;
+      if (Number(rows[0]!.m) <= from) return;
+      let to = from;
+      for (let i = 0; i < HORIZON_WAITS && to <= from && !this.disposed; i++) {
+        const { rows: w } = await this.pool.query<{ h: string }>("SELECT act.wait($1, 1000) AS h", [from]);
+        to = Number(w[0]!.h);
+      }
+      if (to <= from || this.disposed) return;
+      const { rows: held } = await this.pool.query<{ id: string; stream: string; name: string }>(
+        "SELECT id, stream, name FROM act.query(after => $1, before => $2)",
+        [from, to + 1]
+      );
+      const by_stream = new Map<string, { id: number; name: string }[]>();
+      for (const e of held) {
+        const events = by_stream.get(e.stream) ?? [];
+        events.push({ id: Number(e.id), name: e.name === GUARD_EVENT ? "__tombstone__" : e.name });
+        by_stream.set(e.stream, events);
+      }
+      for (const [stream, events] of by_stream) this.announce({ stream, events });
+    } catch {
+      // A wake-up only: Act's own polling still drains.
+    } finally {
+      this.watching = false;
+    }
   }
 }
 
