@@ -17,6 +17,11 @@ missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
 done
+# Node.js and npm for the Act framework's store adapter (adapters/act,
+# test/run-act-adapter.sh): Debian's packages when the commands are missing.
+# A Node.js installed otherwise (NodeSource's nodejs bundles npm) is left as it is.
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
