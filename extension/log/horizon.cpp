@@ -172,7 +172,7 @@ void PublishInflight() {
   RequirePrimary("taking event ids");
   if (MyBackendId < 1 || MyBackendId > g_shared->slot_count)
     throw core::SqlError(core::sqlstate::kInternalError, "pg_act: this process has no horizon slot");
-  const int64 high_water = HighWater();
+  int64 high_water = HighWater();
   InflightSlot& slot = MySlot();
   slot.database = MyDatabaseId;
   slot.pid = MyProcPid;
@@ -182,6 +182,19 @@ void PublishInflight() {
   g_published = true;
   // Readers must see the bound before any id we take is used.
   pg_memory_barrier();
+  // Ids others took and committed between the read and the publication are
+  // below every id we will take: raise the bound past them at once. A bound
+  // left that low would pull act.horizon() below what readers have already
+  // been given for as long as this transaction runs (true, but an ack of
+  // what they read would then be refused as beyond the horizon).
+  // A few rounds at most: under a stream of commits the high-water mark may
+  // keep rising, and each round only narrows the window.
+  int64 now = HighWater();
+  for (int round = 0; round < 4 && now > high_water; ++round, now = HighWater()) {
+    high_water = now;
+    pg_atomic_write_u64(&slot.bound, static_cast<uint64>(high_water + 1));
+    pg_memory_barrier();
+  }
 }
 
 // Fenced mode: the highest visible id, never less than what this backend
