@@ -25,8 +25,10 @@ PG_CONFIG ?= pg_config
 SERVER_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
 # Postgres headers as system headers: our warnings stay on, theirs stay quiet.
 PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS))
-PG_CXXFLAGS = -std=c++20 -Wextra -Wshadow -Wno-unused-parameter -Wno-missing-field-initializers \
-              $(if $(ACT_WERROR),-Werror)
+# One warning policy: the flags of warnings.flags, which CMake reads for core
+# and the client too.
+ACT_WARNINGS := $(shell grep '^-' warnings.flags)
+PG_CXXFLAGS = -std=c++20 $(ACT_WARNINGS) $(if $(ACT_WERROR),-Werror)
 # PGXS links with gcc: name the C++ runtime and OpenSSL explicitly.
 SHLIB_LINK = $(CORE_LIB) -lcrypto -lstdc++
 # No JIT bitcode: Debian's clang would compile our C++ a second time for nothing.
@@ -38,7 +40,7 @@ include $(PGXS)
 $(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
 	cat $(SQL_SOURCES) > $@
 
-$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp)
+$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp) warnings.flags
 $(shlib): $(CORE_LIB)
 
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.

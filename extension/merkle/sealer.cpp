@@ -87,7 +87,7 @@ class EdgeBundle {
     bundle_.entries.push_back(entry);
     if (bundle_.ids.size() == tlog::kTileWidth) {
       WriteBundle(bundle_);
-      bundle_ = EntryBundle{bundle_.index + 1, {}, {}};
+      bundle_ = EntryBundle{bundle_.index + 1, {}, {}, {}};
     }
   }
 
