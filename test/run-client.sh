@@ -9,7 +9,7 @@ work=$1
 shift
 out="$work/client_tests.out"
 if [ ! -x build/client_tests ]; then
-  echo "build/client_tests is missing: build with cmake first" >&2
+  echo "build/client_tests is missing: scripts/build.sh --with=tests client_tests (CMake option ACT_BUILD_TESTS)" >&2
   echo "0 1"
   exit 0
 fi
