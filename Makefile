@@ -12,12 +12,22 @@ MODULE_big = $(EXTENSION)
 # proofs, checkpoints), partitions/ (partitioned mode: the hosted partition).
 EXTENSION_DIRS = extension/plumbing extension/log extension/workset extension/merkle extension/partitions
 OBJS       = $(patsubst %.cpp,%.o,$(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.cpp))))
-# The current version's install script is built from sql/src; the first
-# released version's is kept as shipped, and upgrade scripts lead from it to
-# every later one (CREATE EXTENSION ... VERSION takes that path too).
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA       = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
-SQL_SOURCES = $(sort $(wildcard sql/src/*.sql))
+# SQL scripts (scripts/build-sql.sh): the current version's install script
+# is built from sql/src and the function declarations it includes (sql/api/,
+# one file per function); each unreleased upgrade script from its source in
+# sql/upgrades/, which includes the declarations it creates or replaces. They
+# are build outputs (sql/built/). Released scripts are kept in sql/ as shipped
+# (DATA): the first version's install script, and upgrade scripts leading
+# from it to every later one (CREATE EXTENSION ... VERSION takes that path too).
+SQL_SOURCES  = $(sort $(wildcard sql/src/*.sql))
+SQL_API      = $(wildcard sql/api/*.sql)
+SQL_UPGRADES = $(wildcard sql/upgrades/*.sql)
+DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
+             $(patsubst sql/upgrades/%,sql/built/$(EXTENSION)--%,$(SQL_UPGRADES))
+DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
+# The copies of the router's script and the client's calls that make checks
+# against them (below).
+EXTRA_CLEAN = sql/built/pg_act_router.sql sql/built/client_calls.hpp
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
@@ -25,7 +35,7 @@ CORE_LIB   = $(BUILD_DIR)/libact_core.a
 PG_CONFIG ?= pg_config
 SERVER_INCLUDE := $(shell $(PG_CONFIG) --includedir-server)
 # Postgres headers as system headers: our warnings stay on, theirs stay quiet.
-PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS))
+PG_CPPFLAGS = -isystem $(SERVER_INCLUDE) -Icore/include $(addprefix -I,$(EXTENSION_DIRS)) -I$(BUILD_DIR)/embedded_sql
 # One warning policy: the flags of warnings.flags, which CMake reads for core
 # and the client too.
 ACT_WARNINGS := $(shell grep '^-' warnings.flags)
@@ -51,10 +61,41 @@ check: deps
 	@scripts/check.sh $(SUITES)
 endif
 
-$(DATA_built): $(SQL_SOURCES) $(EXTENSION).control
-	cat $(SQL_SOURCES) > $@
+sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION).control scripts/build-sql.sh
+	scripts/build-sql.sh $@ $(SQL_SOURCES)
+sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh
+	scripts/build-sql.sh $@ $<
 
-$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp) warnings.flags
+# The router's script is kept in git ready to run (docs/scale-out.md); its
+# forwarders are written from the declarations (scripts/build-router.sh):
+# `make router` rewrites them, and the build fails while they are stale.
+ROUTER_SCRIPT = sql/router/pg_act_router.sql
+all: sql/built/pg_act_router.sql
+sql/built/pg_act_router.sql: $(ROUTER_SCRIPT) $(SQL_API) scripts/build-router.sh scripts/lib/declarations.sh
+	scripts/build-router.sh $(ROUTER_SCRIPT) $@
+	@cmp -s $@ $(ROUTER_SCRIPT) || { rm -f $@; echo "$(ROUTER_SCRIPT) is stale: run make router" >&2; exit 1; }
+router:
+	scripts/build-router.sh $(ROUTER_SCRIPT) $(ROUTER_SCRIPT)
+
+# The same for the client's calls of the functions (scripts/build-client-calls.sh):
+# each argument sent with its declared type; `make client-calls` rewrites them.
+CLIENT_CALLS = client/src/store/statements.hpp
+all: sql/built/client_calls.hpp
+sql/built/client_calls.hpp: $(CLIENT_CALLS) $(SQL_API) scripts/build-client-calls.sh scripts/lib/declarations.sh
+	scripts/build-client-calls.sh $(CLIENT_CALLS) $@
+	@cmp -s $@ $(CLIENT_CALLS) || { rm -f $@; echo "$(CLIENT_CALLS) is stale: run make client-calls" >&2; exit 1; }
+client-calls:
+	scripts/build-client-calls.sh $(CLIENT_CALLS) $(CLIENT_CALLS)
+
+# The SQL an extension file runs is in FILE.sql beside it, embedded at build
+# time as the header FILE_sql.hpp (scripts/embed-sql.sh).
+EMBEDDED_SQL = $(sort $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.sql)))
+EMBEDDED_SQL_HEADERS = $(patsubst extension/%.sql,$(BUILD_DIR)/embedded_sql/%_sql.hpp,$(EMBEDDED_SQL))
+$(BUILD_DIR)/embedded_sql/%_sql.hpp: extension/%.sql scripts/embed-sql.sh
+	scripts/embed-sql.sh $< $@
+
+$(OBJS): $(foreach dir,$(EXTENSION_DIRS),$(wildcard $(dir)/*.hpp)) $(wildcard core/include/act/core/*.hpp) \
+         $(EMBEDDED_SQL_HEADERS) warnings.flags
 
 # Unset, CMake keeps its cached choice: flipping it would rebuild everything.
 CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
@@ -64,7 +105,7 @@ CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 # outside ours instead.
 CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
-.PHONY: core deps demo check test stress bench bench-check bench-baseline cmake-build
+.PHONY: core deps demo check test stress bench bench-check bench-baseline cmake-build router client-calls
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "act/core/errors.hpp"
+#include "work_predicates.hpp"
 
 namespace act::core {
 
@@ -43,7 +44,7 @@ std::string OnAlias(std::string order, char alias) {
 std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& lane,
                        const std::string& order, const std::string& limit) {
   const std::string ordered = OnAlias(order, 's');
-  const std::string in_class = "s.class = k.class AND NOT s.blocked" + lane;
+  const std::string in_class = "s.class = k.class AND " + std::string(kClassRowsPredicate) + lane;
   return "SELECT x.stream, x.priority, x.at FROM ("
          "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work +
          "   ORDER BY " + ordered + " LIMIT " + limit + ")"
@@ -71,8 +72,8 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   // $7: the horizon in concurrent mode (NULL in fenced mode): a stream whose
   // next events are not all visible yet is not worth a lease.
   const std::string available = free + " AND ($7::bigint IS NULL OR s.at < $7)";
-  // The stored work predicate matches the partial indexes' predicate word for word.
-  const std::string stored_work = "NOT s.blocked AND s.at < s.correlated_at" + lane + " AND " + available;
+  // The work-set indexes' own predicate (sql/predicates/work_set.sql).
+  const std::string stored_work = std::string(kWorkSetPredicate) + lane + " AND " + available;
   // Lane and blocked are in the class part's own prefix (Candidates).
   const std::string wide_work =
       "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +

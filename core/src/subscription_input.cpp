@@ -4,6 +4,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "act/core/claim_plan.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/json_fields.hpp"
 #include "act/core/text.hpp"
@@ -87,7 +88,8 @@ std::optional<CorrelatorLease> ParseCorrelator(const nlohmann::json& input) {
   lease.key = fields.RequiredString("key");
   ValidateIndexedText(lease.key, fields.PathOf("key"), kMaxCorrelatorKeyBytes);
   lease.by = fields.RequiredString("by");
-  lease.millis = fields.RequiredInt("millis", std::numeric_limits<std::int32_t>::min(), kMaxInt);
+  // At most a claim's lease: a correlator that died holds the scan no longer (0 or less releases it).
+  lease.millis = fields.RequiredInt("millis", std::numeric_limits<std::int32_t>::min(), kMaxLeaseMillis);
   return lease;
 }
 

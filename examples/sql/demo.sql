@@ -30,14 +30,14 @@ SELECT subscribed FROM act.subscribe('[{"stream": "notifier", "source": "ticket-
 SELECT stream, source, at, correlated_at FROM act.subscriptions;
 
 \echo '== a worker claims it, reads what it has not handled, acks the last id'
-SELECT stream, source, at, by, retry FROM act.claim(5, 0, 'worker-1', 30000);
+SELECT stream, source, at, by, retry FROM act.claim(5, 0, 'worker-1', 30000, lane => 'default');
 SELECT id, name, data FROM act.query('ticket-1', after => -1);
 SELECT stream, at FROM act.ack('[{"stream": "notifier", "by": "worker-1", "at": 3}]');
 
 \echo '== a new commit marks the subscription: claimable again, then caught up'
 SELECT id, version, name FROM act.commit('ticket-1', '[{"name": "Commented", "data": {"text": "fixed"}}]');
 SELECT stream, at, correlated_at, at < correlated_at AS has_work FROM act.subscriptions;
-SELECT stream, at FROM act.ack((SELECT jsonb_agg(to_jsonb(c) || '{"at": 6}') FROM act.claim(5, 0, 'worker-2', 30000) c));
+SELECT stream, at FROM act.ack((SELECT jsonb_agg(to_jsonb(c) || '{"at": 6}') FROM act.claim(5, 0, 'worker-2', 30000, lane => 'default') c));
 SELECT stream, at, correlated_at, at < correlated_at AS has_work FROM act.subscriptions;
 
 \echo '== the hash chain of every stream verifies'

@@ -16,18 +16,19 @@
 #include "commit_keys.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
-#include "hosted_partition.hpp"
 #include "events_writer.hpp"
 #include "head_cache.hpp"
 #include "horizon.hpp"
-#include "primary_only.hpp"
+#include "hosted_partition.hpp"
 #include "jsonb_access.hpp"
 #include "locks.hpp"
+#include "log/commit_sql.hpp"
+#include "primary_only.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
 #include "stream_head.hpp"
-#include "work_marks.hpp"
 #include "timestamps.hpp"
+#include "work_marks.hpp"
 
 namespace act::pg {
 namespace {
@@ -108,13 +109,7 @@ std::vector<EventInput> ReadEvents(std::string_view stream, Jsonb* events) {
 // search_path (work_marks.cpp says why).
 const Oid kInsertArgTypes[] = {TEXTOID,       INT4ARRAYOID,  TEXTARRAYOID,  JSONBARRAYOID,
                                JSONBOID,      JSONBARRAYOID, TIMESTAMPTZOID, BYTEAARRAYOID};
-SavedPlan g_insert_plan(
-    "INSERT INTO act.events (stream, version, name, data, meta, pii, created, hash) "
-    "SELECT $1, u.version, u.name, u.data, $5, u.pii, $7, u.hash "
-    "FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4), pg_catalog.unnest($6), "
-    "pg_catalog.unnest($8)) WITH ORDINALITY AS u(version, name, data, pii, hash, ord) "
-    "ORDER BY u.ord RETURNING *",
-    8, kInsertArgTypes);
+SavedPlan g_insert_plan(commit_sql::kInsert, 8, kInsertArgTypes);
 
 struct PreparedRows {
   std::vector<Datum> versions, names, data, pii, hashes;

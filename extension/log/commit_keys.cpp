@@ -8,9 +8,10 @@
 #include "arrays.hpp"
 #include "hosted_partition.hpp"
 #include "index_scan.hpp"
-#include "relations.hpp"
 #include "jsonb_access.hpp"
+#include "log/commit_keys_sql.hpp"
 #include "pii_access.hpp"
+#include "relations.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -37,10 +38,7 @@ std::vector<int64> KeyedIds(Datum stream, const std::string& key, ScanSnapshot s
 // act.commit runs under the caller's search_path: every name and operator
 // is qualified.
 const Oid kRowsArgTypes[] = {INT8ARRAYOID, BOOLOID};
-SavedPlan g_rows_plan(
-    "SELECT e.id, e.stream, e.version, e.name, e.data, e.meta, CASE WHEN $2 THEN NULL ELSE e.pii END AS pii, "
-    "e.created, e.hash FROM act.events e WHERE e.id OPERATOR(pg_catalog.=) ANY ($1) ORDER BY e.version",
-    2, kRowsArgTypes);
+SavedPlan g_rows_plan(commit_keys_sql::kRows, 2, kRowsArgTypes);
 
 void ReadRows(const std::vector<int64>& ids, bool read_only) {
   std::vector<Datum> items;

@@ -15,10 +15,11 @@ extern "C" {
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "access/xlog.h"
-#include "commands/sequence.h"
-#include "storage/bufmgr.h"
-#include "port/atomics.h"
 #include "catalog/namespace.h"
+#include "commands/sequence.h"
+#include "log/horizon_sql.hpp"
+#include "port/atomics.h"
+#include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
 #include "storage/proc.h"
@@ -103,7 +104,7 @@ void OnTransactionEvent(XactEvent event, void*) {
 void OnExit(int, Datum) { Withdraw(); }
 
 const Oid kNoArgs[1] = {InvalidOid};
-SavedPlan g_max_visible_plan("SELECT coalesce(max(id), -1) FROM act.events", 0, kNoArgs);
+SavedPlan g_max_visible_plan(horizon_sql::kMaxVisible, 0, kNoArgs);
 
 // The last id taken from the sequence (0 when none yet): with CACHE 1 every
 // later nextval() returns more than this. Read from the sequence's page under

@@ -8,6 +8,7 @@
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
 #include "log_store.hpp"
+#include "merkle/checkpoint_notes_sql.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -16,9 +17,7 @@ namespace act::pg::log {
 namespace {
 
 constexpr Oid kSizes[] = {INT8OID, INT8OID, INT8OID};
-SavedPlan g_checkpoints(
-    "SELECT size, root, note FROM act.checkpoints WHERE (size > $1 AND size <= $2) OR size > $3 ORDER BY size", 3,
-    kSizes, PlanMode::kGeneric);
+SavedPlan g_checkpoints(checkpoint_notes_sql::kCheckpoints, 3, kSizes, PlanMode::kGeneric);
 
 struct StoredCheckpoint {
   int64 size = 0;

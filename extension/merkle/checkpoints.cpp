@@ -27,6 +27,7 @@ extern "C" {
 #include "arrays.hpp"
 #include "key_file.hpp"
 #include "log_store.hpp"
+#include "merkle/checkpoints_sql.hpp"
 #include "sealer.hpp"
 #include "settings.hpp"
 #include "spi.hpp"
@@ -41,19 +42,13 @@ constexpr Oid kSizeOnly[] = {INT8OID};
 constexpr Oid kCheckpointRow[] = {INT8OID, BYTEAOID, TEXTOID};
 constexpr Oid kKeyRow[] = {TEXTOID, TEXTOID, BYTEAOID, BYTEAOID};
 
-pg::SavedPlan g_latest_checkpoint("SELECT size, note FROM act.checkpoints ORDER BY size DESC LIMIT 1", 0, kNoArgs,
-                                  pg::PlanMode::kGeneric);
-pg::SavedPlan g_checkpoint_at("SELECT note FROM act.checkpoints WHERE size = $1", 1, kSizeOnly, pg::PlanMode::kGeneric);
-pg::SavedPlan g_insert_checkpoint("INSERT INTO act.checkpoints (size, root, note) VALUES ($1, $2, $3)", 3,
-                                  kCheckpointRow, pg::PlanMode::kGeneric);
-pg::SavedPlan g_update_checkpoint("UPDATE act.checkpoints SET note = $3 WHERE size = $1 AND root = $2", 3,
-                                  kCheckpointRow, pg::PlanMode::kGeneric);
-pg::SavedPlan g_insert_key(
-    "INSERT INTO act.log_keys (vkey, name, key_id, public_key) VALUES ($1, $2, $3, $4) ON CONFLICT (vkey) DO NOTHING", 4,
-    kKeyRow, pg::PlanMode::kGeneric);
+pg::SavedPlan g_latest_checkpoint(pg::checkpoints_sql::kLatestCheckpoint, 0, kNoArgs, pg::PlanMode::kGeneric);
+pg::SavedPlan g_checkpoint_at(pg::checkpoints_sql::kCheckpointAt, 1, kSizeOnly, pg::PlanMode::kGeneric);
+pg::SavedPlan g_insert_checkpoint(pg::checkpoints_sql::kInsertCheckpoint, 3, kCheckpointRow, pg::PlanMode::kGeneric);
+pg::SavedPlan g_update_checkpoint(pg::checkpoints_sql::kUpdateCheckpoint, 3, kCheckpointRow, pg::PlanMode::kGeneric);
+pg::SavedPlan g_insert_key(pg::checkpoints_sql::kInsertKey, 4, kKeyRow, pg::PlanMode::kGeneric);
 constexpr Oid kNameKeyId[] = {TEXTOID, BYTEAOID};
-pg::SavedPlan g_key_named("SELECT vkey FROM act.log_keys WHERE name = $1 AND key_id = $2", 2, kNameKeyId,
-                          pg::PlanMode::kGeneric);
+pg::SavedPlan g_key_named(pg::checkpoints_sql::kKeyNamed, 2, kNameKeyId, pg::PlanMode::kGeneric);
 
 std::string LogOrigin() {
   if (pg::g_log_origin != nullptr && pg::g_log_origin[0] != '\0') return pg::g_log_origin;

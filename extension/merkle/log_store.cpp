@@ -6,6 +6,7 @@
 
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
+#include "merkle/log_store_sql.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -20,33 +21,17 @@ constexpr Oid kIndexOnly[] = {INT8OID};
 constexpr Oid kBundleRow[] = {INT8OID, INT8OID, INT8ARRAYOID, BYTEAOID};
 constexpr Oid kStateRow[] = {INT8OID, BYTEAOID, INT8OID};
 
-SavedPlan g_read_state("SELECT size, root, sealed_upto_id, sealed_at FROM act.log_state", 0, kNoArgs,
-                       PlanMode::kGeneric);
-SavedPlan g_write_state(
-    "INSERT INTO act.log_state AS s (size, root, sealed_upto_id) VALUES ($1, $2, $3) ON CONFLICT (one) DO UPDATE "
-    "SET size = excluded.size, root = excluded.root, sealed_upto_id = excluded.sealed_upto_id, sealed_at = now()",
-    3, kStateRow, PlanMode::kGeneric);
-SavedPlan g_read_tile("SELECT hashes FROM act.log_tiles WHERE level = $1 AND idx = $2", 2, kLevelIndex,
-                      PlanMode::kGeneric);
+SavedPlan g_read_state(log_store_sql::kReadState, 0, kNoArgs, PlanMode::kGeneric);
+SavedPlan g_write_state(log_store_sql::kWriteState, 3, kStateRow, PlanMode::kGeneric);
+SavedPlan g_read_tile(log_store_sql::kReadTile, 2, kLevelIndex, PlanMode::kGeneric);
 constexpr Oid kTileKeys[] = {INT2ARRAYOID, INT8ARRAYOID};
-SavedPlan g_read_tiles(
-    "SELECT t.level::int4, t.idx, t.hashes FROM unnest($1, $2) AS k(level, idx) "
-    "JOIN act.log_tiles t ON t.level = k.level AND t.idx = k.idx",
-    2, kTileKeys, PlanMode::kGeneric);
-SavedPlan g_write_tile(
-    "INSERT INTO act.log_tiles AS t (level, idx, hashes) VALUES ($1, $2, $3) "
-    "ON CONFLICT (level, idx) DO UPDATE SET hashes = excluded.hashes",
-    3, kTileRow, PlanMode::kGeneric);
-SavedPlan g_read_bundle("SELECT ids, entries FROM act.log_entries WHERE idx = $1", 1, kIndexOnly, PlanMode::kGeneric);
-SavedPlan g_write_bundle(
-    "INSERT INTO act.log_entries AS b (idx, first_id, ids, entries) VALUES ($1, $2, $3, $4) "
-    "ON CONFLICT (idx) DO UPDATE SET ids = excluded.ids, entries = excluded.entries",
-    4, kBundleRow, PlanMode::kGeneric);
-SavedPlan g_verifier_keys("SELECT vkey FROM act.log_keys ORDER BY vkey", 0, kNoArgs, PlanMode::kGeneric);
+SavedPlan g_read_tiles(log_store_sql::kReadTiles, 2, kTileKeys, PlanMode::kGeneric);
+SavedPlan g_write_tile(log_store_sql::kWriteTile, 3, kTileRow, PlanMode::kGeneric);
+SavedPlan g_read_bundle(log_store_sql::kReadBundle, 1, kIndexOnly, PlanMode::kGeneric);
+SavedPlan g_write_bundle(log_store_sql::kWriteBundle, 4, kBundleRow, PlanMode::kGeneric);
+SavedPlan g_verifier_keys(log_store_sql::kVerifierKeys, 0, kNoArgs, PlanMode::kGeneric);
 // The bundle that would hold an id: the last one starting at or below it.
-SavedPlan g_bundle_of_id(
-    "SELECT idx, ids FROM act.log_entries WHERE first_id <= $1 ORDER BY first_id DESC LIMIT 1", 1, kIndexOnly,
-    PlanMode::kGeneric);
+SavedPlan g_bundle_of_id(log_store_sql::kBundleOfId, 1, kIndexOnly, PlanMode::kGeneric);
 
 void Run(SavedPlan& plan, Datum* values, ReadOn snapshot, bool read_only, int expected) {
   if (snapshot == ReadOn::kLatest)

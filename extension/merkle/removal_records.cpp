@@ -8,6 +8,7 @@
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
 #include "log_store.hpp"
+#include "merkle/removal_records_sql.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -18,10 +19,7 @@ namespace removal = core::removal;
 namespace {
 
 constexpr Oid kNoArgs[] = {InvalidOid};
-SavedPlan g_records(
-    "SELECT r.record_id, r.positions::text, e.id, e.stream, e.name, e.data::text "
-    "FROM act.log_removals r LEFT JOIN act.events e ON e.id = r.record_id ORDER BY r.record_id",
-    0, kNoArgs, PlanMode::kGeneric);
+SavedPlan g_records(removal_records_sql::kRecords, 0, kNoArgs, PlanMode::kGeneric);
 
 struct Record {
   int64 id = 0;

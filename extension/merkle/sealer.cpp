@@ -8,6 +8,7 @@
 #include "act/core/merkle.hpp"
 #include "horizon.hpp"
 #include "locks.hpp"
+#include "merkle/sealer_sql.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 
@@ -21,11 +22,9 @@ namespace tlog = core::tlog;
 constexpr Oid kIdRange[] = {INT8OID, INT8OID};
 // Events in id order, a chunk at a time (through the primary key).
 constexpr long kChunkRows = 8192;
-SavedPlan g_events_to_seal("SELECT id, hash FROM act.events WHERE id > $1 AND id <= $2 ORDER BY id", 2, kIdRange,
-                           PlanMode::kGeneric);
+SavedPlan g_events_to_seal(sealer_sql::kEventsToSeal, 2, kIdRange, PlanMode::kGeneric);
 constexpr Oid kAfter[] = {INT8OID};
-SavedPlan g_first_unsealed("SELECT id, octet_length(hash) FROM act.events WHERE id > $1 ORDER BY id LIMIT 1", 1, kAfter,
-                           PlanMode::kGeneric);
+SavedPlan g_first_unsealed(sealer_sql::kFirstUnsealed, 1, kAfter, PlanMode::kGeneric);
 
 std::string BadHash(int64 id, std::size_t bytes) {
   return "event " + std::to_string(id) + " has a hash of " + std::to_string(bytes) +

@@ -16,6 +16,7 @@
 #include "spi_rows.hpp"
 
 extern "C" {
+#include "partitions/hosted_partition_sql.hpp"
 #include "storage/lmgr.h"
 #include "utils/inval.h"
 }
@@ -41,7 +42,7 @@ void ForgetOnInvalidation(Datum, Oid relation) {
   if (relation == InvalidOid || !OidIsValid(g_hosted.table) || relation == g_hosted.table) g_hosted.known = false;
 }
 
-SavedPlan g_read_plan("SELECT partition, partitions FROM act.partitioning", 0, nullptr);
+SavedPlan g_read_plan(hosted_partition_sql::kRead, 0, nullptr);
 
 const Hosted& HostedNow() {
   if (g_hosted.known) return g_hosted;
@@ -110,17 +111,10 @@ namespace {
 
 // A stream, or a subscription's literal source, of another partition.
 const Oid kMisplacedArgTypes[] = {INT4OID, INT4OID};
-SavedPlan g_misplaced_plan(
-    "SELECT e.stream FROM act.events e WHERE act.partition_of(e.stream, $2) OPERATOR(pg_catalog.<>) $1 "
-    "UNION ALL SELECT s.source FROM act.subscription_rows s WHERE s.source IS NOT NULL "
-    "AND NOT act._is_pattern(s.source) AND act.partition_of(s.source, $2) OPERATOR(pg_catalog.<>) $1 LIMIT 1",
-    2, kMisplacedArgTypes);
+SavedPlan g_misplaced_plan(hosted_partition_sql::kMisplaced, 2, kMisplacedArgTypes);
 
 const Oid kStoreArgTypes[] = {INT4OID, INT4OID};
-SavedPlan g_store_plan(
-    "INSERT INTO act.partitioning AS p (partition, partitions) VALUES ($1, $2) ON CONFLICT (one_row) DO UPDATE "
-    "SET partition = excluded.partition, partitions = excluded.partitions, set_at = pg_catalog.now()",
-    2, kStoreArgTypes);
+SavedPlan g_store_plan(hosted_partition_sql::kStore, 2, kStoreArgTypes);
 
 }  // namespace
 }  // namespace act::pg

@@ -4,6 +4,7 @@
 #include "arrays.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "workset/backfill_sql.hpp"
 
 namespace act::pg {
 namespace {
@@ -15,32 +16,16 @@ namespace {
 
 // The highest existing event that is work for the row (never a snapshot or tombstone).
 const Oid kBackfillArgTypes[] = {TEXTARRAYOID, TEXTOID};
-SavedPlan g_backfill_all_plan(
-    "SELECT e.id FROM act.events e WHERE e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
-    2, kBackfillArgTypes);
-SavedPlan g_backfill_literal_plan(
-    "SELECT e.id FROM act.events e WHERE e.stream = $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.version DESC LIMIT 1",
-    2, kBackfillArgTypes);
-SavedPlan g_backfill_pattern_plan(
-    "SELECT e.id FROM act.events e WHERE e.stream COLLATE \"C\" ~ $2 AND e.name <> ALL ('{__snapshot__,__tombstone__}') "
-    "AND ($1 IS NULL OR e.name = ANY ($1)) ORDER BY e.id DESC LIMIT 1",
-    2, kBackfillArgTypes);
+SavedPlan g_backfill_all_plan(backfill_sql::kBackfillAll, 2, kBackfillArgTypes);
+SavedPlan g_backfill_literal_plan(backfill_sql::kBackfillLiteral, 2, kBackfillArgTypes);
+SavedPlan g_backfill_pattern_plan(backfill_sql::kBackfillPattern, 2, kBackfillArgTypes);
 
 const Oid kMarkArgTypes[] = {TEXTOID, INT8OID};
-SavedPlan g_backfill_mark_plan(
-    "UPDATE act.subscription_rows s SET correlated_at = $2 "
-    "WHERE s.stream = $1 AND (s.correlated_at IS NULL OR s.correlated_at < $2)",
-    2, kMarkArgTypes);
+SavedPlan g_backfill_mark_plan(backfill_sql::kBackfillMark, 2, kMarkArgTypes);
 
 // With the registry lock held exclusively no commit moves a class's mark meanwhile.
 const Oid kFloorArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_class_floor_plan(
-    "UPDATE act.subscription_rows r SET class_floor = k.mark "
-    "FROM (SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class) k "
-    "WHERE r.stream = ANY ($1) AND r.class = k.class AND k.mark > coalesce(r.correlated_at, -1)",
-    1, kFloorArgTypes);
+SavedPlan g_class_floor_plan(backfill_sql::kClassFloor, 1, kFloorArgTypes);
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include "spi.hpp"
 #include "spi_rows.hpp"
 #include "work_marks.hpp"
+#include "workset/claim_sql.hpp"
 
 namespace act::pg {
 namespace {
@@ -34,12 +35,7 @@ SavedPlan g_claim_lane_plan(core::ClaimSql(true), 7, kClaimArgTypes, PlanMode::k
 SavedPlan g_claim_by_row_plan(core::ClaimSql(false, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 SavedPlan g_claim_lane_by_row_plan(core::ClaimSql(true, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 const Oid kNoArgTypes[1] = {InvalidOid};
-SavedPlan g_fold_plan(
-    "WITH marks AS (SELECT w.stream, max(w.mark) AS mark FROM act.wide_marks w GROUP BY w.stream), "
-    "stale AS (SELECT r.stream, m.mark FROM act.subscription_rows r JOIN marks m ON m.stream = r.stream "
-    "  WHERE r.correlated_at IS NULL OR r.correlated_at < m.mark FOR UPDATE OF r SKIP LOCKED) "
-    "UPDATE act.subscription_rows r SET correlated_at = stale.mark FROM stale WHERE r.stream = stale.stream",
-    0, kNoArgTypes);
+SavedPlan g_fold_plan(claim_sql::kFold, 0, kNoArgTypes);
 
 // Claim rows carry retry (column 5): 0 on a first claim after an ack, more
 // when the previous lease ended without one.

@@ -25,6 +25,7 @@
 
 extern "C" {
 #include "utils/datum.h"
+#include "workset/claim_events_sql.hpp"
 }
 
 namespace act::pg {
@@ -49,8 +50,7 @@ using Names = std::optional<std::vector<std::string>>;
 
 // The names filters of the claimed rows, read once for all of them.
 const Oid kNamesArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_names_plan("SELECT s.stream, s.names FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1,
-                       kNamesArgTypes);
+SavedPlan g_names_plan(claim_events_sql::kNames, 1, kNamesArgTypes);
 
 // Copies the claim's rows out of SPI memory (the event queries reuse it).
 std::vector<ClaimedRow> TakeClaimedRows() {

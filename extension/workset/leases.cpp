@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "primary_only.hpp"
-#include "leases.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
@@ -15,34 +13,22 @@
 #include "error_bridge.hpp"
 #include "horizon.hpp"
 #include "json_args.hpp"
+#include "leases.hpp"
+#include "primary_only.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 #include "timestamps.hpp"
+#include "workset/leases_sql.hpp"
 
 namespace act::pg {
 namespace {
 
 const Oid kAckArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, INT8ARRAYOID, BOOLARRAYOID, INT4ARRAYOID, TIMESTAMPTZARRAYOID};
 // `due` entries defer the row and keep (or set) retry; they are applied but not returned.
-SavedPlan g_ack_plan(
-    "WITH acked AS ("
-    "  UPDATE act.subscription_rows s SET at = i.at, leased_by = NULL, leased_until = NULL, deferred_at = i.due,"
-    "    retry = CASE WHEN i.due IS NULL THEN -1 ELSE coalesce(i.retry, s.retry) END"
-    "  FROM unnest($1, $2, $3, $4, $5, $6) AS i(stream, by, at, lagging, retry, due)"
-    "  WHERE s.stream = i.stream AND s.leased_by = i.by"
-    "  RETURNING s.stream, s.source, s.at, i.by, s.retry, i.lagging, s.lane, i.due"
-    ") SELECT stream, source, at, by, retry, lagging, lane FROM acked WHERE due IS NULL ORDER BY stream",
-    6, kAckArgTypes);
+SavedPlan g_ack_plan(leases_sql::kAck, 6, kAckArgTypes);
 
 const Oid kBlockArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID};
-SavedPlan g_block_plan(
-    "WITH blocked AS ("
-    "  UPDATE act.subscription_rows s SET blocked = true, error = i.error, deferred_at = NULL"
-    "  FROM unnest($1, $2, $3, $4) AS i(stream, by, error, lagging)"
-    "  WHERE s.stream = i.stream AND s.leased_by = i.by AND NOT s.blocked"
-    "  RETURNING s.stream, s.source, s.at, i.by, s.retry, s.error, i.lagging, s.lane"
-    ") SELECT * FROM blocked ORDER BY stream",
-    4, kBlockArgTypes);
+SavedPlan g_block_plan(leases_sql::kBlock, 4, kBlockArgTypes);
 
 std::vector<core::LeaseEntry> ReadLeases(FunctionCallInfo fcinfo, core::LeaseUse use) {
   if (PG_ARGISNULL(0)) throw core::ValidationError("leases must not be null", core::sqlstate::kNullValueNotAllowed);
@@ -53,10 +39,7 @@ std::vector<core::LeaseEntry> ReadLeases(FunctionCallInfo fcinfo, core::LeaseUse
 // a literal source the head of that stream (an exact-stream read returns
 // every visible event of it, and later events of the stream get higher ids).
 const Oid kReachArgTypes[] = {TEXTOID};
-SavedPlan g_reach_plan(
-    "SELECT s.source, (SELECT max(e.id) FROM act.events e WHERE e.stream = s.source) "
-    "FROM act.subscription_rows s WHERE s.stream = $1",
-    1, kReachArgTypes);
+SavedPlan g_reach_plan(leases_sql::kReach, 1, kReachArgTypes);
 
 // A watermark above what any read could have returned would skip events
 // (an off-by-one, a stale id from another store): refused before anything is

@@ -9,20 +9,21 @@
 #include <unordered_set>
 #include <vector>
 
-#include "hosted_partition.hpp"
-#include "primary_only.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/subscription_input.hpp"
 #include "act/core/text.hpp"
 #include "arrays.hpp"
 #include "backfill.hpp"
 #include "error_bridge.hpp"
+#include "hosted_partition.hpp"
 #include "json_args.hpp"
-#include "regex_cache.hpp"
 #include "locks.hpp"
+#include "primary_only.hpp"
+#include "regex_cache.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
 #include "work_marks.hpp"
+#include "workset/subscribe_sql.hpp"
 
 namespace act::pg {
 namespace {
@@ -33,80 +34,29 @@ namespace {
 // which commits a subscribe must see (docs/work-marks.md).
 
 const Oid kExistingArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_existing_plan("SELECT s.stream, s.source, s.names FROM act.subscription_rows s WHERE s.stream = ANY ($1)", 1,
-                          kExistingArgTypes);
+SavedPlan g_existing_plan(subscribe_sql::kExisting, 1, kExistingArgTypes);
 
 const Oid kInsertArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, JSONBARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
 // A new wide row joins the class of its (source, names), created when
 // missing; ids are max + 1, safe under the registry lock held exclusively.
 // Classes are created only for rows that will be inserted.
-SavedPlan g_insert_plan(
-    "WITH input AS ("
-    "  SELECT u.stream, u.source, u.priority, u.lane, u.mark, "
-    "         CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END AS names, "
-    "         (u.source IS NULL OR act._is_pattern(u.source)) AS wide "
-    "  FROM unnest($1, $2, $3, $4, $5, $6) AS u(stream, source, names, priority, lane, mark) "
-    "), missing AS ("
-    "  SELECT DISTINCT i.source, i.names FROM input i WHERE i.wide "
-    "    AND NOT EXISTS (SELECT FROM act.subscription_rows s WHERE s.stream = i.stream) "
-    "    AND NOT EXISTS (SELECT FROM act.wide_classes c "
-    "                    WHERE c.source IS NOT DISTINCT FROM i.source AND c.names IS NOT DISTINCT FROM i.names) "
-    "), created AS ("
-    "  INSERT INTO act.wide_classes (id, source, names) "
-    "  SELECT (SELECT coalesce(max(c.id), 0) FROM act.wide_classes c) + row_number() OVER (), m.source, m.names "
-    "  FROM missing m RETURNING id, source, names "
-    ") "
-    "INSERT INTO act.subscription_rows (stream, source, names, priority, lane, correlated_at, class) "
-    "SELECT i.stream, i.source, i.names, i.priority, i.lane, i.mark, "
-    "       CASE WHEN i.wide THEN coalesce("
-    "         (SELECT n.id FROM created n WHERE n.source IS NOT DISTINCT FROM i.source AND n.names IS NOT DISTINCT FROM i.names), "
-    "         (SELECT min(c.id) FROM act.wide_classes c "
-    "           WHERE c.source IS NOT DISTINCT FROM i.source AND c.names IS NOT DISTINCT FROM i.names)) END "
-    "FROM input i "
-    "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
-    6, kInsertArgTypes);
+SavedPlan g_insert_plan(subscribe_sql::kInsert, 6, kInsertArgTypes);
 // An older version's schema (before ALTER EXTENSION UPDATE to 0.2.1) has no classes.
-SavedPlan g_insert_without_class_plan(
-    "INSERT INTO act.subscription_rows (stream, source, names, priority, lane, correlated_at) "
-    "SELECT u.stream, u.source, "
-    "       CASE WHEN u.names IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(u.names)) END, "
-    "       u.priority, u.lane, u.mark "
-    "FROM unnest($1, $2, $3, $4, $5, $6) AS u(stream, source, names, priority, lane, mark) "
-    "ON CONFLICT (stream) DO NOTHING RETURNING stream, source, names",
-    6, kInsertArgTypes);
+SavedPlan g_insert_without_class_plan(subscribe_sql::kInsertWithoutClass, 6, kInsertArgTypes);
 
 // Merge rules: priority only rises, lane last-writer-wins, the mark never
 // regresses; rows where nothing changes are not rewritten.
 const Oid kMergeArgTypes[] = {TEXTARRAYOID, INT4ARRAYOID, TEXTARRAYOID, INT8ARRAYOID};
-SavedPlan g_merge_plan(
-    "UPDATE act.subscription_rows s SET priority = greatest(s.priority, u.priority), lane = u.lane, "
-    "  correlated_at = CASE WHEN u.mark IS NULL THEN s.correlated_at "
-    "                       ELSE greatest(coalesce(s.correlated_at, u.mark), u.mark) END "
-    "FROM unnest($1, $2, $3, $4) AS u(stream, priority, lane, mark) "
-    "WHERE s.stream = u.stream AND (u.priority > s.priority OR s.lane <> u.lane "
-    "  OR (u.mark IS NOT NULL AND (s.correlated_at IS NULL OR s.correlated_at < u.mark)))",
-    4, kMergeArgTypes);
+SavedPlan g_merge_plan(subscribe_sql::kMerge, 4, kMergeArgTypes);
 
 const Oid kCheckpointArgTypes[] = {TEXTOID, INT8OID};
-SavedPlan g_advance_plan("UPDATE act.correlators c SET at = greatest(c.at, $2) WHERE c.key = $1", 2,
-                         kCheckpointArgTypes);
+SavedPlan g_advance_plan(subscribe_sql::kAdvance, 2, kCheckpointArgTypes);
 
 const Oid kLeaseArgTypes[] = {TEXTOID, INT8OID, TEXTOID, INT4OID};
-SavedPlan g_lease_plan(
-    "INSERT INTO act.correlators AS c (key, at, leased_by, leased_until) "
-    "VALUES ($1, greatest(coalesce($2, -1), coalesce((SELECT x.at FROM act.correlators x WHERE x.key = ''), -1)), "
-    "        $3, CASE WHEN $4 > 0 THEN now() + $4 * interval '1 millisecond' END) "
-    "ON CONFLICT (key) DO UPDATE SET at = greatest(c.at, coalesce($2, -1)), "
-    "  leased_by = CASE WHEN $4 > 0 THEN $3 END, "
-    "  leased_until = CASE WHEN $4 > 0 THEN now() + $4 * interval '1 millisecond' END "
-    "WHERE c.leased_until IS NULL OR c.leased_until < now() OR c.leased_by = $3",
-    4, kLeaseArgTypes);
+SavedPlan g_lease_plan(subscribe_sql::kLease, 4, kLeaseArgTypes);
 
 const Oid kSummaryArgTypes[] = {TEXTOID};
-SavedPlan g_summary_plan(
-    "SELECT (SELECT coalesce(max(s.at), -1) FROM act.subscription_rows s), "
-    "       coalesce((SELECT c.at FROM act.correlators c WHERE c.key = $1), -1)",
-    1, kSummaryArgTypes);
+SavedPlan g_summary_plan(subscribe_sql::kSummary, 1, kSummaryArgTypes);
 
 std::optional<std::vector<std::string>> Sorted(std::optional<std::vector<std::string>> names) {
   if (names) std::sort(names->begin(), names->end());

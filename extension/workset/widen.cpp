@@ -20,6 +20,7 @@
 #include "primary_only.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "workset/widen_sql.hpp"
 
 namespace act::pg {
 namespace {
@@ -29,26 +30,14 @@ namespace {
 // they are now decide what the widen must cover (docs/work-marks.md).
 
 const Oid kStreamArgTypes[] = {TEXTOID};
-SavedPlan g_row_plan("SELECT s.source, s.names, s.class FROM act.subscription_rows s WHERE s.stream = $1", 1,
-                     kStreamArgTypes);
+SavedPlan g_row_plan(widen_sql::kRow, 1, kStreamArgTypes);
 // Under the registry lock: a claim or ack of the row in flight is waited for.
-SavedPlan g_locked_row_plan(
-    "SELECT s.source, s.names, s.class FROM act.subscription_rows s WHERE s.stream = $1 FOR UPDATE", 1,
-    kStreamArgTypes);
+SavedPlan g_locked_row_plan(widen_sql::kLockedRow, 1, kStreamArgTypes);
 
 // The class of a wide row's new (source, names), created when missing; ids
 // are max + 1, safe under the registry lock held exclusively (as at subscribe).
 const Oid kClassArgTypes[] = {TEXTOID, TEXTARRAYOID};
-SavedPlan g_class_plan(
-    "WITH found AS ("
-    "  SELECT min(c.id) AS id FROM act.wide_classes c "
-    "  WHERE c.source IS NOT DISTINCT FROM $1 AND c.names = $2"
-    "), created AS ("
-    "  INSERT INTO act.wide_classes (id, source, names) "
-    "  SELECT (SELECT coalesce(max(c.id), 0) + 1 FROM act.wide_classes c), $1, $2 "
-    "  WHERE (SELECT f.id FROM found f) IS NULL RETURNING id"
-    ") SELECT coalesce((SELECT f.id FROM found f), (SELECT n.id FROM created n))",
-    2, kClassArgTypes);
+SavedPlan g_class_plan(widen_sql::kClass, 2, kClassArgTypes);
 
 // The row takes its new names (and class), keeps as its stored mark the work
 // mark it had (the old class's counted in: the mark never falls), and loses
@@ -56,26 +45,15 @@ SavedPlan g_class_plan(
 // only, and its ack, which would move the watermark past events of the added
 // names it never saw, is dropped; the row is claimed again from its watermark.
 const Oid kMoveArgTypes[] = {TEXTOID, TEXTARRAYOID, INT4OID};
-SavedPlan g_move_plan(
-    "UPDATE act.subscription_rows r SET names = $2, class = $3, class_floor = NULL, correlated_at = v.correlated_at, "
-    "  leased_by = NULL, leased_until = NULL "
-    "FROM act.subscriptions v WHERE r.stream = $1 AND v.stream = $1",
-    3, kMoveArgTypes);
+SavedPlan g_move_plan(widen_sql::kMove, 3, kMoveArgTypes);
 
 // A class no row is left in would still cost every matching commit a mark:
 // it goes, with its marks. Under the registry lock no commit is marking it.
 const Oid kDropClassArgTypes[] = {INT4OID};
-SavedPlan g_drop_class_plan(
-    "WITH gone AS ("
-    "  DELETE FROM act.wide_classes c WHERE c.id = $1 "
-    "  AND NOT EXISTS (SELECT FROM act.subscription_rows r WHERE r.class = $1) RETURNING c.id"
-    ") DELETE FROM act.wide_marks m USING gone WHERE m.class = gone.id",
-    1, kDropClassArgTypes);
+SavedPlan g_drop_class_plan(widen_sql::kDropClass, 1, kDropClassArgTypes);
 
 const Oid kResultArgTypes[] = {TEXTOID, TEXTARRAYOID};
-SavedPlan g_result_plan(
-    "SELECT s.stream, s.names, $2 AS added, s.at, s.correlated_at FROM act.subscriptions s WHERE s.stream = $1", 2,
-    kResultArgTypes);
+SavedPlan g_result_plan(widen_sql::kResult, 2, kResultArgTypes);
 
 struct StoredRow {
   std::optional<std::string> source;

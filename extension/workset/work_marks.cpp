@@ -14,6 +14,7 @@ extern "C" {
 #include "relations.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
+#include "workset/work_marks_sql.hpp"
 
 namespace act::pg {
 namespace {
@@ -23,12 +24,7 @@ namespace {
 // operator with its schema.
 
 const Oid kRaiseArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID};
-SavedPlan g_raise_plan(
-    "UPDATE act.subscription_rows s SET correlated_at = u.mark "
-    "FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
-    "WHERE s.stream OPERATOR(pg_catalog.=) u.stream "
-    "AND (s.correlated_at IS NULL OR s.correlated_at OPERATOR(pg_catalog.<) u.mark)",
-    2, kRaiseArgTypes);
+SavedPlan g_raise_plan(work_marks_sql::kRaise, 2, kRaiseArgTypes);
 
 // Wide rows match every commit: their marks go, per class of (source,
 // names), to this backend's own row in act.wide_marks, so no two backends
@@ -45,31 +41,15 @@ SavedPlan g_raise_plan(
 // scan of the table, which the constant updates fill with dead versions
 // between vacuums.)
 const Oid kRaiseByTidArgTypes[] = {TIDOID, INT8OID, INT4OID, INT4OID};
-SavedPlan g_wide_raise_plan(
-    "UPDATE act.wide_marks SET mark = $2 "
-    "WHERE ctid OPERATOR(pg_catalog.=) $1 AND mark OPERATOR(pg_catalog.<) $2 "
-    "AND class OPERATOR(pg_catalog.=) $3 AND backend OPERATOR(pg_catalog.=) $4",
-    4, kRaiseByTidArgTypes);
+SavedPlan g_wide_raise_plan(work_marks_sql::kWideRaise, 4, kRaiseByTidArgTypes);
 const Oid kWideArgTypes[] = {INT4ARRAYOID, INT8ARRAYOID, INT4OID};
-SavedPlan g_wide_insert_plan(
-    "INSERT INTO act.wide_marks AS w (class, backend, mark) "
-    "SELECT u.class, $3, u.mark FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(class, mark) "
-    "ON CONFLICT (class, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark OPERATOR(pg_catalog.<) excluded.mark",
-    3, kWideArgTypes);
+SavedPlan g_wide_insert_plan(work_marks_sql::kWideInsert, 3, kWideArgTypes);
 
 // Before 0.2.1 (MarksByClass false) act.wide_marks is keyed by subscription.
 const Oid kRaiseRowByTidArgTypes[] = {TIDOID, INT8OID, TEXTOID, INT4OID};
-SavedPlan g_row_raise_plan(
-    "UPDATE act.wide_marks SET mark = $2 "
-    "WHERE ctid OPERATOR(pg_catalog.=) $1 AND mark OPERATOR(pg_catalog.<) $2 "
-    "AND stream OPERATOR(pg_catalog.=) $3 AND backend OPERATOR(pg_catalog.=) $4",
-    4, kRaiseRowByTidArgTypes);
+SavedPlan g_row_raise_plan(work_marks_sql::kRowRaise, 4, kRaiseRowByTidArgTypes);
 const Oid kRowArgTypes[] = {TEXTARRAYOID, INT8ARRAYOID, INT4OID};
-SavedPlan g_row_insert_plan(
-    "INSERT INTO act.wide_marks AS w (stream, backend, mark) "
-    "SELECT u.stream, $3, u.mark FROM ROWS FROM (pg_catalog.unnest($1), pg_catalog.unnest($2)) AS u(stream, mark) "
-    "ON CONFLICT (stream, backend) DO UPDATE SET mark = excluded.mark WHERE w.mark OPERATOR(pg_catalog.<) excluded.mark",
-    3, kRowArgTypes);
+SavedPlan g_row_insert_plan(work_marks_sql::kRowInsert, 3, kRowArgTypes);
 
 // How one schema keys act.wide_marks: by class id, or (before 0.2.1) by subscription.
 struct WideKeys {

@@ -229,20 +229,27 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
   SELECT p FROM generate_series(0, act.router_partitions() - 1) AS p WHERE $1 IS NULL
 $$;
 
--- Single-stream calls: to the stream's partition.
+-- Single-stream calls: to the stream's partition. The arguments and the
+-- result of each are its declaration's in pg_act (sql/api/), written here by
+-- scripts/build-router.sh (make router).
 
+-- forward: api/commit.sql RUN ON act._stream_partition(stream)
 CREATE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFAULT '{}', expected_version bigint DEFAULT NULL)
 RETURNS SETOF act.events LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._stream_partition(stream);
 $$;
+-- end forward
 
-CREATE FUNCTION act.commit_by_key(stream text, idempotency_key text) RETURNS SETOF act.events
-LANGUAGE plproxy AS $$
+-- forward: api/commit_by_key.sql RUN ON act._stream_partition(stream)
+CREATE FUNCTION act.commit_by_key(stream text, idempotency_key text)
+RETURNS SETOF act.events LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._stream_partition(stream);
 $$;
+-- end forward
 
+-- forward: api/query.sql RUN ON act._query_partition(stream, stream_exact)
 CREATE FUNCTION act.query(
   stream text DEFAULT NULL, after bigint DEFAULT NULL, before bigint DEFAULT NULL, names text[] DEFAULT NULL,
   max_events int DEFAULT NULL, backward boolean DEFAULT false, stream_exact boolean DEFAULT true,
@@ -252,70 +259,109 @@ RETURNS SETOF act.events LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._query_partition(stream, stream_exact);
 $$;
+-- end forward
 
-CREATE FUNCTION act.version(stream text) RETURNS int
-LANGUAGE plproxy AS $$
+-- forward: api/version.sql RUN ON act._stream_partition(stream)
+CREATE FUNCTION act.version(stream text)
+RETURNS int LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._stream_partition(stream);
 $$;
+-- end forward
 
-CREATE FUNCTION act.forget_pii(stream text) RETURNS bigint
-LANGUAGE plproxy AS $$
+-- forward: api/forget_pii.sql RUN ON act._stream_partition(stream)
+CREATE FUNCTION act.forget_pii(stream text)
+RETURNS bigint LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._stream_partition(stream);
 $$;
+-- end forward
 
 -- Per-partition calls: act.<name>_p(partition int, <the arguments of pg_act's
 -- act.<name>>) calls act.<name> in that partition and returns what it
--- returns, so the partition databases need nothing but pg_act.
-DO $do$
-DECLARE
-  f record;
+-- returns, so the partition databases need nothing but pg_act. The arguments
+-- and results are pg_act's declarations' (sql/api/), written below by
+-- scripts/build-router.sh (make router).
+CREATE PROCEDURE pg_temp.forward_p(name text, arguments text, result text)
+LANGUAGE plpgsql AS $do$
 BEGIN
-  FOR f IN SELECT * FROM (VALUES
-    ('query', 'stream text DEFAULT NULL, after bigint DEFAULT NULL, before bigint DEFAULT NULL, '
-              'names text[] DEFAULT NULL, max_events int DEFAULT NULL, backward boolean DEFAULT false, '
-              'stream_exact boolean DEFAULT true, created_after timestamptz DEFAULT NULL, '
-              'created_before timestamptz DEFAULT NULL, correlation text DEFAULT NULL, with_snaps boolean DEFAULT false',
-     'SETOF act.events'),
-    ('query_stats', 'streams jsonb DEFAULT ''{}'', options jsonb DEFAULT ''{}''',
-     'TABLE(stream text, head jsonb, tail jsonb, count bigint, names jsonb)'),
-    ('verify', 'stream text DEFAULT NULL', 'TABLE(stream text, events bigint, valid boolean, first_bad_version int)'),
-    ('truncate', 'targets jsonb',
-     'TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)'),
-    ('horizon', '', 'bigint'),
-    ('max_event_id', '', 'bigint'),
-    ('wait', 'after bigint, timeout_ms int', 'bigint'),
-    ('subscribe', 'subscriptions jsonb, correlated_at bigint DEFAULT NULL, correlator jsonb DEFAULT NULL',
-     'TABLE(subscribed int, watermark bigint, correlated_at bigint, correlating boolean)'),
-    ('claim', 'from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL',
-     'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)'),
-    ('claim_events', 'from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL, '
-                     'max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216',
-     'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)'),
-    ('ack', 'leases jsonb', 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)'),
-    ('block', 'leases jsonb',
-     'TABLE(stream text, source text, at bigint, by text, retry int, error text, lagging boolean, lane text)'),
-    ('query_streams', 'filter jsonb DEFAULT ''{}'', after text DEFAULT NULL, max_streams int DEFAULT 100',
-     'SETOF act.subscriptions'),
-    ('defer', 'selector jsonb, until timestamptz', 'int'),
-    ('reset', 'selector jsonb', 'int'),
-    ('unblock', 'selector jsonb', 'int'),
-    ('prioritize', 'selector jsonb, priority int', 'int'),
-    ('status', '', 'SETOF act.status_row'),
-    ('lag', 'lane text DEFAULT NULL, max_rows int DEFAULT 20', 'SETOF act.lag_row'),
-    ('metrics', '', 'SETOF act.metric_row')) AS t(name, arguments, result)
-  LOOP
     EXECUTE format($create$
       CREATE FUNCTION act.%I(partition int%s) RETURNS %s LANGUAGE plproxy AS $proxy$
         CLUSTER 'act_cluster';
         RUN ON act._partition(partition);
         SELECT * FROM act.%I(%s);
       $proxy$$create$,
-      f.name || '_p', CASE WHEN f.arguments = '' THEN '' ELSE ', ' || f.arguments END, f.result, f.name,
-      (SELECT string_agg(split_part(btrim(a), ' ', 1), ', ') FROM unnest(string_to_array(f.arguments, ',')) AS a));
-  END LOOP;
+      name || '_p', CASE WHEN arguments = '' THEN '' ELSE ', ' || arguments END, result, name,
+      (SELECT string_agg(substring(btrim(a, E' \n') FROM '^\S+'), ', ')
+       FROM unnest(string_to_array(arguments, ',')) AS a));
 END $do$;
+
+-- forward per partition: api/query.sql
+CALL pg_temp.forward_p('query', $$
+  stream text DEFAULT NULL, after bigint DEFAULT NULL, before bigint DEFAULT NULL, names text[] DEFAULT NULL,
+  max_events int DEFAULT NULL, backward boolean DEFAULT false, stream_exact boolean DEFAULT true,
+  created_after timestamptz DEFAULT NULL, created_before timestamptz DEFAULT NULL, correlation text DEFAULT NULL,
+  with_snaps boolean DEFAULT false$$, 'SETOF act.events');
+-- end forward
+-- forward per partition: api/query_stats.sql
+CALL pg_temp.forward_p('query_stats', $$streams jsonb DEFAULT '{}', options jsonb DEFAULT '{}'$$, 'TABLE(stream text, head jsonb, tail jsonb, count bigint, names jsonb)');
+-- end forward
+-- forward per partition: api/verify.sql
+CALL pg_temp.forward_p('verify', $$stream text DEFAULT NULL$$, 'TABLE(stream text, events bigint, valid boolean, first_bad_version int)');
+-- end forward
+-- forward per partition: api/truncate.sql
+CALL pg_temp.forward_p('truncate', $$targets jsonb$$, 'TABLE(stream text, deleted bigint, id bigint, version int, name text, before timestamptz)');
+-- end forward
+-- forward per partition: api/horizon.sql
+CALL pg_temp.forward_p('horizon', $$$$, 'bigint');
+-- end forward
+-- forward per partition: api/max_event_id.sql
+CALL pg_temp.forward_p('max_event_id', $$$$, 'bigint');
+-- end forward
+-- forward per partition: api/wait.sql
+CALL pg_temp.forward_p('wait', $$after bigint, timeout_ms int$$, 'bigint');
+-- end forward
+-- forward per partition: api/subscribe.sql
+CALL pg_temp.forward_p('subscribe', $$subscriptions jsonb, correlated_at bigint DEFAULT NULL, correlator jsonb DEFAULT NULL$$, 'TABLE(subscribed int, watermark bigint, correlated_at bigint, correlating boolean)');
+-- end forward
+-- forward per partition: api/claim.sql
+CALL pg_temp.forward_p('claim', $$from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)');
+-- end forward
+-- forward per partition: api/claim_events.sql
+CALL pg_temp.forward_p('claim_events', $$from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL,
+                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)');
+-- end forward
+-- forward per partition: api/ack.sql
+CALL pg_temp.forward_p('ack', $$leases jsonb$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)');
+-- end forward
+-- forward per partition: api/block.sql
+CALL pg_temp.forward_p('block', $$leases jsonb$$, 'TABLE(stream text, source text, at bigint, by text, retry int, error text, lagging boolean, lane text)');
+-- end forward
+-- forward per partition: api/query_streams.sql
+CALL pg_temp.forward_p('query_streams', $$filter jsonb DEFAULT '{}', after text DEFAULT NULL, max_streams int DEFAULT 100$$, 'SETOF act.subscriptions');
+-- end forward
+-- forward per partition: api/defer.sql
+CALL pg_temp.forward_p('defer', $$selector jsonb, until timestamptz$$, 'int');
+-- end forward
+-- forward per partition: api/reset.sql
+CALL pg_temp.forward_p('reset', $$selector jsonb$$, 'int');
+-- end forward
+-- forward per partition: api/unblock.sql
+CALL pg_temp.forward_p('unblock', $$selector jsonb$$, 'int');
+-- end forward
+-- forward per partition: api/prioritize.sql
+CALL pg_temp.forward_p('prioritize', $$selector jsonb, priority int$$, 'int');
+-- end forward
+-- forward per partition: api/status.sql RETURNS SETOF act.status_row
+CALL pg_temp.forward_p('status', $$$$, 'SETOF act.status_row');
+-- end forward
+-- forward per partition: api/lag.sql RETURNS SETOF act.lag_row
+CALL pg_temp.forward_p('lag', $$lane text DEFAULT NULL, max_rows int DEFAULT 20$$, 'SETOF act.lag_row');
+-- end forward
+-- forward per partition: api/metrics.sql RETURNS SETOF act.metric_row
+CALL pg_temp.forward_p('metrics', $$$$, 'SETOF act.metric_row');
+-- end forward
+DROP PROCEDURE pg_temp.forward_p(text, text, text);
 
 -- The horizon and head of one partition in one round trip, for act.partitions().
 CREATE FUNCTION act._heads_p(partition int, OUT horizon bigint, OUT max_event_id bigint)

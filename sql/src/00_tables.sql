@@ -1,4 +1,4 @@
--- Tables. Only the extension's functions write them (see 90_roles.sql).
+-- Tables. Only the extension's functions write them (see 90_grants.sql).
 
 -- CACHE 1: concurrent mode relies on every nextval() returning more than the
 -- last value any reader saw (docs/concurrency.md).
@@ -55,31 +55,36 @@ CREATE TABLE act.subscription_rows (
 COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
 -- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
--- claims across all lanes, the other claims of one lane.
-CREATE INDEX subscriptions_work_priority_ix ON act.subscription_rows (priority DESC, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_at_ix ON act.subscription_rows (at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane, priority DESC, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
-CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream)
-  WHERE NOT blocked AND at < correlated_at;
+-- claims across all lanes, the other claims of one lane. Their predicates
+-- (sql/predicates/) are also the claim's (core/src/claim_plan.cpp embeds
+-- them), so the planner can always prove the claim reads only these rows.
+CREATE INDEX subscriptions_work_priority_ix ON act.subscription_rows (priority DESC, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_at_ix ON act.subscription_rows (at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_lane_priority_ix ON act.subscription_rows (lane, priority DESC, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
+CREATE INDEX subscriptions_work_lane_at_ix ON act.subscription_rows (lane, at, stream) WHERE
+-- include: predicates/work_set.sql
+;
 -- Static marking at commit: literal sources by lookup; source-less and
 -- pattern rows through their classes (act.wide_classes). Which sources are
 -- patterns is decided in one place, core IsPattern, which act._is_pattern
 -- calls.
-CREATE FUNCTION act._is_pattern(source text) RETURNS boolean
-LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
-AS 'MODULE_PATHNAME', 'act_is_pattern';
 CREATE INDEX subscriptions_source_ix ON act.subscription_rows (source) WHERE source IS NOT NULL;
 -- Claims find the wide rows with work class by class: rows whose watermark
 -- is below their class's mark (docs/work-marks.md).
 -- Within a class, rows are read priority level by priority level, each
 -- level's rows below the mark as one index range.
-CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream)
-  WHERE class IS NOT NULL AND NOT blocked;
-CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream)
-  WHERE class IS NOT NULL AND NOT blocked;
+CREATE INDEX subscriptions_class_lane_ix ON act.subscription_rows (class, lane, priority, at, stream) WHERE
+-- include: predicates/class_rows.sql
+;
+CREATE INDEX subscriptions_class_ix ON act.subscription_rows (class, priority, at, stream) WHERE
+-- include: predicates/class_rows.sql
+;
 -- act.query_streams pages in C collation whatever the database's collation.
 CREATE INDEX subscriptions_stream_c_ix ON act.subscription_rows ((stream COLLATE "C"));
 -- act.subscribe reports the highest watermark.
@@ -128,21 +133,3 @@ CREATE TABLE act.correlators (
 );
 COMMENT ON TABLE act.correlators IS 'pg_act: correlate checkpoints and the correlator lease ('''' is the shared row)';
 INSERT INTO act.correlators (key) VALUES ('');
-
--- CREATE EXTENSION inserts the shared row, and pg_restore then copies the
--- dumped one: the second insert of '' updates the first instead of failing.
-CREATE FUNCTION act._merge_shared_correlator() RETURNS trigger
-LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-  IF NEW.key = '' THEN
-    UPDATE act.correlators c
-       SET at = NEW.at, leased_by = NEW.leased_by, leased_until = NEW.leased_until
-     WHERE c.key = '';
-    IF FOUND THEN
-      RETURN NULL;
-    END IF;
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER correlators_merge_shared BEFORE INSERT ON act.correlators
-  FOR EACH ROW EXECUTE FUNCTION act._merge_shared_correlator();

@@ -1,5 +1,5 @@
 # What the actctl suites against a database share; sourced first thing by
-# test/actctl/run-audit.sh, run-export.sh and run-witness.sh with the
+# test/actctl/run-ops.sh, run-audit.sh, run-export.sh and run-witness.sh with the
 # suite's own arguments, WORK [path to actctl, default build/actctl]. It
 # goes to the repository's root and sets work and actctl; a suite that
 # cannot run prints "0 1" and exits 0, as every suite does.
@@ -63,10 +63,12 @@ pass() { passed=$((passed + 1)); }
 
 # check WANT DESCRIPTION COMMAND...: the command exits WANT within
 # $check_timeout seconds (120 unless the suite sets it); output in $out/$err.
+# A suite whose checks all run one program names it in $check_command, and
+# COMMAND is then its arguments.
 check() {
   local want=$1 what=$2
   shift 2
-  timeout -k 5 "${check_timeout:-120}" "$@" >"$out" 2>"$err"
+  timeout -k 5 "${check_timeout:-120}" ${check_command:+"$check_command"} "$@" >"$out" 2>"$err"
   local code=$?
   if [ "$code" -ne "$want" ]; then
     fail "$what: exit $code, wanted $want ($*)"

@@ -8,25 +8,14 @@
 # Details go to stderr; the last line on stdout is "PASSED FAILED".
 #   test/actctl/run-ops.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
-work=$1
-actctl=${2:-}
-[ -n "$actctl" ] && [[ $actctl == */* ]] && actctl=$(realpath -m "$actctl")
-cd "$(dirname "$0")/../.." || { echo "0 1"; exit 0; }
-actctl=${actctl:-build/actctl}
-if [ ! -x "$actctl" ]; then
-  echo "no actctl at $actctl (build it: cmake --build build --target actctl)" >&2
-  echo "0 1"
-  exit 0
-fi
+# shellcheck source=test/actctl/lib.sh
+source "$(dirname "$0")/lib.sh"
 db=actctl_ops_$$
-mkdir -p "$work"
-out="$work/actctl-ops.out"
-err="$work/actctl-ops.err"
-if ! createdb "$db" || ! psql -qX -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_act" >&2; then
-  echo "cannot create database $db with pg_act" >&2
-  echo "0 1"
-  exit 0
-fi
+suite_directory ops
+database_with_pg_act "$db"
+# Every check runs actctl, with a minute to end.
+check_command=$actctl
+check_timeout=60
 reader=${db}_reader  # a role without act_pii_reader, for tail --pii
 background=""        # tail --follow processes still running
 cleanup() {
@@ -38,7 +27,6 @@ cleanup() {
 trap cleanup EXIT
 export PGDATABASE=$db
 
-sql() { psql -qXAt -v ON_ERROR_STOP=1 -d "$db" -c "$1"; }
 snapshot() { sql "SELECT s::text FROM act.subscriptions s ORDER BY stream COLLATE \"C\""; }
 
 # Four subscriptions with work, all claimed by w1; orders-2 blocked.
@@ -49,30 +37,6 @@ sql "SELECT * FROM act.commit('orders', '[{\"name\":\"placed\",\"data\":{}}]')" 
 sql "SELECT * FROM act.claim(10, 0, 'w1', 600000)" >/dev/null
 sql "SELECT * FROM act.block('[{\"stream\":\"orders-2\",\"by\":\"w1\",\"error\":\"handler failed: boom\"}]')" >/dev/null
 
-passed=0
-failed=0
-fail() { echo "FAIL: $*" >&2; failed=$((failed + 1)); }
-pass() { passed=$((passed + 1)); }
-
-# check WANT_CODE DESCRIPTION ARGS...: actctl exits WANT_CODE; output in
-# $out/$err. A command that should end and does not fails (exit 124).
-check() {
-  local want=$1 what=$2
-  shift 2
-  timeout -k 5 60 "$actctl" "$@" >"$out" 2>"$err"
-  local code=$?
-  if [ "$code" -ne "$want" ]; then
-    fail "$what: exit $code, wanted $want (actctl $*)"
-    sed 's/^/  out: /' "$out" >&2
-    sed 's/^/  err: /' "$err" >&2
-    return 1
-  fi
-  pass
-}
-# has DESCRIPTION FILE REGEX: a line of FILE matches.
-has() {
-  if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line matching '$3'"; sed 's/^/  | /' "$2" >&2; fi
-}
 hasnt() {
   if grep -Eq -- "$3" "$2"; then fail "$1: a line matches '$3'"; sed 's/^/  | /' "$2" >&2; else pass; fi
 }

@@ -199,6 +199,45 @@ TEST_F(ProjectionTest, AFailingEventKeepsTheEventsBeforeIt) {
   EXPECT_EQ(sql("SELECT total FROM " + table_), "15");
 }
 
+// The events before a failing one are kept without giving the failing event
+// a fresh budget: max_retries = 2 means three calls of its handler, then blocked.
+TEST_F(ProjectionTest, AFailureAfterProgressSpendsTheBudgetOnce) {
+  std::atomic<int> attempts{0};
+  std::vector<ReactionFailure> failures;
+  auto fragile = totals::counting(totals::kept_in(act::projection(table_ + "-projection")
+                                                      .source(source())
+                                                      .options(ReactionOptions{2, true, Backoff{1ms, 1ms, false}}),
+                                                  table_),
+                                  table_,
+                                  [&](const Committed& event, Sql&) {
+                                    if (event.data.at("by") == 3) {
+                                      ++attempts;
+                                      throw std::runtime_error("broken");
+                                    }
+                                  })
+                     .build();
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .with(fragile)
+                 .on_failure([&](const ReactionFailure& failure) { failures.push_back(failure); })
+                 .build();
+  app.drain();
+  const std::int64_t last = commit(app, {"a"}, 4);
+  ASSERT_TRUE(eventually([&] {
+    app.drain();
+    return subscription(target()).blocked;
+  }));
+  EXPECT_EQ(attempts, 3) << "the first attempt and max_retries = 2 more";
+  ASSERT_EQ(failures.size(), 3u);
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    EXPECT_EQ(failures[i].retry, static_cast<std::int32_t>(i)) << "attempt " << i + 1;
+    EXPECT_EQ(failures[i].blocked, i == 2);
+  }
+  EXPECT_EQ(applied(), 2) << "the events before it, applied once";
+  EXPECT_EQ(subscription(target()).at, last - 2) << "the watermark stops before the failing event";
+  EXPECT_EQ(subscription(target()).error, "broken");
+}
+
 TEST_F(ProjectionTest, RebuildReplaysFromTheFirstEventAndReportsProgress) {
   auto projection = per_event();
   auto app = act::app(pool_).with(counter_).with(projection).build();
@@ -208,7 +247,8 @@ TEST_F(ProjectionTest, RebuildReplaysFromTheFirstEventAndReportsProgress) {
   sql("UPDATE " + table_ + " SET total = -1");  // a read model gone wrong
 
   std::vector<RebuildProgress> reports;
-  const RebuildProgress done = app.rebuild(projection, [&](const RebuildProgress& progress) { reports.push_back(progress); });
+  const RebuildProgress done =
+      app.rebuild(projection, [&](const RebuildProgress& progress) { reports.push_back(progress); });
   EXPECT_EQ(done.at, last);
   EXPECT_EQ(done.head, last);
   EXPECT_EQ(done.applied, 6);

@@ -88,14 +88,14 @@ TEST_F(RetryTest, AFailingHandlerIsRetriedThenBlockedWithItsError) {
 TEST_F(RetryTest, ResetReplaysATargetAndPrioritizeIsRecorded) {
   const std::string target = stream("replayed");
   const std::string s = stream();
-  auto app = act::app(pool_)
-                 .with(counter_)
-                 .on<Incremented>("Incremented")
-                 .to(Route{target, s})
-                 .handle("record", [&](const Incremented&, ReactionContext& context) {
-                   recorder_.record(context.target(), context.event());
-                 })
-                 .build();
+  auto app =
+      act::app(pool_)
+          .with(counter_)
+          .on<Incremented>("Incremented")
+          .to(Route{target, s})
+          .handle("record", [&](const Incremented&,
+                                ReactionContext& context) { recorder_.record(context.target(), context.event()); })
+          .build();
   app.drain();
   const std::vector<ActionResult> done = {app.do_action("increment", {s, kAnn, {}}, Increment{1}),
                                           app.do_action("increment", {s, kAnn, {}}, Increment{2})};
@@ -157,6 +157,45 @@ TEST_F(RetryTest, WithoutBackoffAFailedAttemptKeepsItsLease) {
   EXPECT_TRUE(row.leased_by.has_value());
   EXPECT_EQ(row.retry, 0);
   EXPECT_FALSE(row.blocked);
+}
+
+// One attempt, one count: a failure after progress in the same batch keeps
+// the progress without resetting the retry count (a plain ack would, and
+// the failing event would start a fresh budget: four calls, two as retry 0).
+TEST_F(RetryTest, AFailureAfterProgressCountsItsAttemptOnce) {
+  const std::string target = stream("counted");
+  const std::string s = stream();
+  std::atomic<int> attempts{0};
+  std::vector<ReactionFailure> failures;
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .lane(Lane{"counted", 300ms})
+                 .on_failure([&](const ReactionFailure& failure) { failures.push_back(failure); })
+                 .on<Incremented>("Incremented")
+                 .to(Route{target, s, 0, "counted"})
+                 .options(ReactionOptions{2, true, std::nullopt})
+                 .handle("counted",
+                         [&](const Incremented& incremented, ReactionContext& context) {
+                           if (incremented.by == 2) {
+                             ++attempts;
+                             throw std::runtime_error("still broken");
+                           }
+                           recorder_.record(context.target(), context.event());
+                         })
+                 .build();
+  app.drain();
+  const auto first = app.do_action("increment", {s, kAnn, {}}, Increment{1});
+  app.do_action("increment", {s, kAnn, {}}, Increment{2});
+
+  ASSERT_TRUE(eventually([&] { return blocked(app, target); }));
+  EXPECT_EQ(attempts, 3) << "the first attempt and max_retries = 2 more, each counted once";
+  ASSERT_EQ(failures.size(), 3u);
+  for (std::size_t i = 0; i < failures.size(); ++i) {
+    EXPECT_EQ(failures[i].retry, static_cast<std::int32_t>(i)) << "attempt " << i + 1;
+    EXPECT_EQ(failures[i].blocked, i == 2);
+  }
+  EXPECT_EQ(recorder_.ids(target), ids_of({first})) << "the event before the failing one was handled once";
+  EXPECT_EQ(subscription(target).at, first.events.front().id);
 }
 
 TEST_F(RetryTest, ADeferredEventWaitsUntilItIsDue) {

@@ -245,6 +245,32 @@ TEST_F(ReactionTest, EachTargetSeesItsEventsInOrderAcrossManyStreams) {
   for (const std::string& s : streams) EXPECT_EQ(recorder_.ids(s), committed[s]) << s;
 }
 
+// A lane's byte budget bounds each stream's batch (one event at least):
+// with one byte, every cycle hands a stream a single event.
+TEST_F(ReactionTest, ALanesByteBudgetBoundsEachStreamsBatch) {
+  const std::string s = stream();
+  const std::string target = stream("bytes");
+  Lane tight{"tight"};
+  tight.bytes = 1;
+  auto app = act::app(pool_)
+                 .with(counter_)
+                 .lane(tight)
+                 .on<Incremented>("Incremented")
+                 .to(Route{target, s, 0, "tight"})
+                 .handle("echo", [&](const Incremented&, ReactionContext& context) {
+                   recorder_.record(context.target(), context.event());
+                 })
+                 .build();
+  app.drain();
+  std::vector<ActionResult> results;
+  for (int by = 1; by <= 3; ++by) results.push_back(app.do_action("increment", {s, kAnn, {}}, Increment{by}));
+  EXPECT_EQ(app.drain().handled, 1) << "the first event only: the next ones would pass the budget";
+  EXPECT_EQ(app.drain().handled, 1);
+  EXPECT_EQ(app.drain().handled, 1);
+  EXPECT_EQ(recorder_.ids(target), ids_of(results)) << "in order, each once";
+  EXPECT_THROW(act::app(pool_).lane(Lane{"none", 10s, 10, 100, 1s, 1, 0}).build(), std::invalid_argument);
+}
+
 // A suite of its own, so the statements counted are this test's: once a
 // dynamic target's row is known to select every dynamic name and to be
 // marked by commits on its source, correlate reads the new events without

@@ -42,7 +42,9 @@ TEST(ClaimPlan, LeaseMillisFromZeroToAnHour) {
 
 TEST(ClaimPlan, SqlUsesTheWorkSetPredicateAndSkipLocked) {
   const std::string sql = ClaimSql(true);
-  EXPECT_NE(sql.find("NOT s.blocked AND s.at < s.correlated_at AND s.lane = $6"), std::string::npos);
+  // The work-set indexes' predicate as sql/predicates/work_set.sql has it.
+  EXPECT_NE(sql.find("NOT blocked AND at < correlated_at AND s.lane = $6"), std::string::npos);
+  EXPECT_NE(sql.find("s.class = k.class AND class IS NOT NULL AND NOT blocked"), std::string::npos);
   EXPECT_NE(sql.find("FOR UPDATE OF s SKIP LOCKED"), std::string::npos);
   EXPECT_EQ(ClaimSql(false).find("$6"), std::string::npos);
 }
@@ -115,6 +117,10 @@ TEST(Correlator, Parses) {
   EXPECT_EQ(lease->key, "k");
   EXPECT_EQ(lease->millis, 500);
   EXPECT_EQ(ErrorOf([] { ParseCorrelator(json::parse(R"({"key": "k", "millis": 5})")); }), "correlator.by is required");
+  EXPECT_EQ(ParseCorrelator(json::parse(R"({"key": "k", "by": "w", "millis": 3600000})"))->millis, 3'600'000);
+  EXPECT_EQ(ErrorOf([] { ParseCorrelator(json::parse(R"({"key": "k", "by": "w", "millis": 3600001})")); }),
+            "correlator.millis must be at most 3600000")
+      << "a correlator lease longer than a claim's";
 }
 
 TEST(Leases, AckEntries) {

@@ -235,6 +235,9 @@ SELECT pg_temp.refused($$SELECT * FROM act.subscribe('[{"stream": "s", "priority
 SELECT pg_temp.refused($$SELECT * FROM act.subscribe('[{"stream": "s", "correlated_at": -2}]')$$, '22023', NULL, 'correlated_at -2');
 SELECT pg_temp.refused($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w", "millis": 2147483648}')$$, '22023', NULL,
   'correlator millis int4 max + 1');
+SELECT pg_temp.refused($$SELECT * FROM act.subscribe('[]', NULL, '{"key": "k", "by": "w", "millis": 3600001}')$$, '22023',
+  'correlator.millis must be at most 3600000',
+  'correlator millis above one hour');
 SELECT is(act.prioritize('["huge-claim-target"]', -2147483648), 1, 'prioritize to int4 min');
 SELECT pg_temp.refused($$SELECT * FROM act.query_streams(max_streams => -1)$$, '22023', NULL, 'max_streams -1');
 SELECT pg_temp.refused($$SELECT * FROM act.query_stats('{}', '{"limit": 1e100}')$$, '22023', NULL, 'query_stats limit 1e100');

@@ -172,7 +172,7 @@ class App {
   SettleResult settle(const SettleOptions& options = {});
   // settle(), then SettleError (carrying the result) if any attempt failed.
   SettleResult settle_or_throw(SettleOptions options = {});
-  // Starts the background workers: a thread per lane, a correlator when
+  // Starts the background workers: a thread per lane it has work in, a correlator when
   // there are dynamic targets, and a waker on a connection of its own that
   // waits for commits (act.wait, or LISTEN act_commit when notifications are
   // on). Workers also drain every lane's cycle without a wake-up. Their

@@ -77,6 +77,9 @@ struct Lane {
   // events in order (1: one stream after another). Handlers of different
   // streams then run concurrently, so they must be thread-safe.
   std::int32_t threads = 1;
+  // Bytes of events read per stream per cycle: a stream whose events are
+  // large gets fewer a cycle (at least one), and never fails the claim.
+  std::int32_t bytes = 16 * 1024 * 1024;
 };
 
 // Thrown (by ReactionContext::defer_until or a handler) to hand an event back

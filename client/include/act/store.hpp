@@ -90,6 +90,8 @@ struct ClaimRequest {
   std::chrono::milliseconds lease{10'000};
   std::optional<std::string> lane;  // empty: any lane
   std::int32_t max_events = 100;
+  // A stream's batch stops before this many bytes of events (its first event always comes).
+  std::int32_t max_bytes = 16 * 1024 * 1024;
 };
 
 // A claimed stream and its events after the lease's `at`, from the row's own

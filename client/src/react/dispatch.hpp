@@ -1,6 +1,7 @@
 #pragma once
 // Running one leased target's events through its handlers, strictly in order.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -34,8 +35,11 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
 
 // A projection: its writes and the acknowledgement commit in one
 // transaction. A failing per-event handler keeps the events before it (they
-// are applied again in a fresh transaction); a failing batch keeps nothing.
+// are applied again in a fresh transaction, and the failed attempt counts
+// against the budget); a failing batch keeps nothing. lease_time: the lane's,
+// which spaces retries when the projection has no backoff.
 Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
-                            const std::vector<Committed>& events, std::int64_t fetched_to);
+                            const std::vector<Committed>& events, std::int64_t fetched_to,
+                            std::chrono::milliseconds lease_time);
 
 }  // namespace act::react

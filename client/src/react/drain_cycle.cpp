@@ -1,6 +1,7 @@
 #include "react/drain_cycle.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 #include <vector>
 
@@ -73,8 +74,8 @@ Handed handed_events(const CycleDeps& deps, const Lane& lane, ClaimedLease& clai
     if (!unknown.empty()) log_unknown(deps, lane, lease, unknown, claimed.events.size() - handed.events.size());
   }
   // Selected by their stored names, handled as the versions handlers declare.
-  if (registry.has_personal_data() &&
-      std::any_of(handed.events.begin(), handed.events.end(), [&](const Committed& e) { return registry.upcasts(e.name); }))
+  if (registry.has_personal_data() && std::any_of(handed.events.begin(), handed.events.end(),
+                                                  [&](const Committed& e) { return registry.upcasts(e.name); }))
     handed.stored = handed.events;
   for (Committed& event : handed.events) registry.upcast(event);
   return handed;
@@ -125,13 +126,14 @@ void show_personal_data(const Registry& registry, const Handed& handed, std::vec
   }
 }
 
-Outcome handle(CycleDeps& deps, const Lease& lease, const Handed& handed) {
+Outcome handle(CycleDeps& deps, const Lane& lane, const Lease& lease, const Handed& handed) {
   const std::vector<Committed>& events = handed.events;
   const std::int64_t fetched_to = handed.fetched_to;
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
     const std::vector<Committed> view = deps.registry.personal_view(handed.as_stored(), projection->discloses_pii);
-    return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to);
+    return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to,
+                               lane.lease);
   }
   std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
   Views views;  // outlives the dispatch: payloads point into it
@@ -178,6 +180,22 @@ std::int32_t acks_landed(const CycleDeps& deps, const Lane& lane, const std::vec
   return lost;
 }
 
+// A claimed target that is surely another app's (Registry::may_own): left
+// as found, said once per target and process.
+Outcome left_alone(CycleDeps& deps, const Lane& lane, const ClaimedLease& claimed) {
+  if (deps.foreign.first_time(claimed.lease.stream)) {
+    std::set<std::string> names;
+    for (const Committed& event : claimed.events) names.insert(event.name);
+    std::string listed;
+    for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
+    deps.core.observers.log(LogLevel::kWarning, "a claimed target no route of this app leads to was left to its app",
+                            {{"lane", lane.name}, {"target", claimed.lease.stream}, {"names", listed}});
+  }
+  Outcome outcome = moved_to(claimed.lease.at);
+  outcome.left = true;
+  return outcome;
+}
+
 // One claimed target: its events through its handlers. Never throws: a read
 // or a resolver that fails leaves the target to its lease (the cycle's other
 // targets are still acknowledged).
@@ -187,9 +205,10 @@ Outcome handle_claimed(CycleDeps& deps, const Lane& lane, ClaimedLease& claimed,
   Outcome untouched = moved_to(lease.at);
   untouched.acknowledged = true;
   try {
+    if (!deps.registry.may_own(lease.stream, claimed.events)) return left_alone(deps, lane, claimed);
     const Handed handed = handed_events(deps, lane, claimed);
     fetched = static_cast<std::int64_t>(handed.events.size());
-    return handle(deps, lease, handed);
+    return handle(deps, lane, lease, handed);
   } catch (const std::exception& error) {
     untouched.error = error.what();
   } catch (...) {
@@ -231,7 +250,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   const std::vector<Acknowledgement> carried = std::move(pending.acks);
   pending.acks.clear();
   std::vector<ClaimedLease> claimed =
-      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events}, carried);
+      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events, lane.bytes}, carried);
   // Carried acknowledgements rode on the claim; act.claim_events does not say
   // which it dropped (a lease already lost), so those that moved are told as landed.
   for (const Acknowledgement& ack : carried) {
@@ -267,13 +286,27 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       ReactionFailure failure{lease.stream, outcome.failed_id, outcome.failed_name,     *outcome.error,
                               lease.retry,  outcome.block,     outcome.failed_reaction, outcome.failed_stream};
       deps.core.observers.heard_failure(where, failure);
-      if (outcome.block) blocking.push_back(failure);
+      if (outcome.block && outcome.acknowledged) {  // blocked in the projection's transaction
+        ++report.result.blocked;
+        deps.core.observers.blocked(failure);
+      } else if (outcome.block) {
+        blocking.push_back(failure);
+      }
       report.result.add_failure(std::move(failure));
+    }
+    for (const auto& due : {outcome.defer_until, outcome.retry_at}) {
+      if (due && (!report.next_due || *due < *report.next_due)) report.next_due = due;
     }
     if (outcome.acknowledged) {
       projection_acked(deps, lane, lease, outcome);
       if (outcome.lost) ++report.result.lost;
       if (outcome.handled > 0) ++report.result.advanced;
+      continue;
+    }
+    if (outcome.left) {
+      // Handed back as claimed: claimable at once, the claim's raise of retry undone.
+      const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+      to_ack.push_back(Acknowledgement{lease, lease.at, now, lease.retry - 1});
       continue;
     }
     if (outcome.block) to_block.push_back(BlockedLease{lease, *outcome.error});
@@ -286,15 +319,19 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
         to_ack.push_back(Acknowledgement{lease, advance, outcome.retry_at, lease.retry});
       }
       if (outcome.handled > 0) ++report.result.advanced;
+    } else if (outcome.error && !outcome.block && outcome.handled > 0) {
+      // Progress before a failure with budget left and no backoff: keep the
+      // progress and the attempt's count (a plain ack would reset retry, and
+      // the failing event would start a fresh budget), retried after the lease time.
+      const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+      to_ack.push_back(Acknowledgement{lease, outcome.acked_at, now + lane.lease, lease.retry});
+      ++report.result.advanced;
     } else if (outcome.handled > 0 || !outcome.error) {
       to_ack.push_back(Acknowledgement{lease, outcome.acked_at, std::nullopt, std::nullopt});
     }  // else: a failure with budget left and no backoff keeps its lease until it expires
-    for (const auto& due : {outcome.defer_until, outcome.retry_at}) {
-      if (due && (!report.next_due || *due < *report.next_due)) report.next_due = due;
-    }
   }
   const std::vector<BlockedLease> blocked = store.block(to_block);
-  report.result.blocked = static_cast<std::int32_t>(blocked.size());
+  report.result.blocked += static_cast<std::int32_t>(blocked.size());
   for (const BlockedLease& entry : blocked) {
     const auto failure = std::find_if(blocking.begin(), blocking.end(),
                                       [&](const ReactionFailure& f) { return f.target == entry.lease.stream; });
@@ -312,7 +349,8 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   const std::vector<Lease> acked = store.ack(to_ack);
   report.result.lost += acks_landed(deps, lane, to_ack, acked);
   for (const Lease& after : acked) {
-    const auto before = std::find_if(leases.begin(), leases.end(), [&](const Lease& l) { return l.stream == after.stream; });
+    const auto before =
+        std::find_if(leases.begin(), leases.end(), [&](const Lease& l) { return l.stream == after.stream; });
     if (before != leases.end() && after.at > before->at) ++report.result.advanced;
   }
   return report;

@@ -15,6 +15,7 @@
 #include "act/drain.hpp"
 #include "act/reaction.hpp"
 #include "act/store.hpp"
+#include "react/foreign_targets.hpp"
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
 
@@ -27,7 +28,8 @@ namespace act::react {
 struct CycleDeps {
   app_detail::AppCore& core;
   const Registry& registry;
-  RowCoverage& coverage;  // which dynamic targets' rows the claim's events can be trusted for
+  RowCoverage& coverage;    // which dynamic targets' rows the claim's events can be trusted for
+  ForeignTargets& foreign;  // other apps' targets met in this app's lanes
   const std::atomic<bool>& stopping;
 };
 

@@ -19,6 +19,7 @@ struct Outcome {
   std::optional<Timestamp> retry_at;     // backoff after a failure
   bool acknowledged = false;             // nothing left to send: acked in the projection's transaction, or left to expire
   bool lost = false;                     // that acknowledgement found the lease gone
+  bool left = false;                     // another app's target: handed back untouched
   // The event whose handler threw (none: an infrastructure failure), and
   // the reaction or projection whose handler it was (empty: none ran).
   std::optional<std::int64_t> failed_id;

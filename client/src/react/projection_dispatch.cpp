@@ -1,5 +1,6 @@
 // dispatch_projection: a projection's writes and its acknowledgement in one transaction.
 #include <algorithm>
+#include <functional>
 
 #include "act/errors.hpp"
 #include "db/transaction.hpp"
@@ -14,13 +15,17 @@ struct Attempt {
   std::size_t failed_at = 0;  // the event whose handler threw (batches: 0); events.size() when none did
   std::string error;
   bool retryable = true;
-  bool lost = false;          // the lease had passed on: everything was rolled back
+  bool lost = false;  // the lease had passed on: everything was rolled back
 };
 
-// Applies the first `count` events and acknowledges `ack_at`, or nothing.
-// Failures of the acknowledgement or the commit (not of a handler) throw.
-Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
-                      const std::vector<Committed>& events, std::size_t count, std::int64_t ack_at) {
+// Records the applied events on the row, in the writes' transaction; false:
+// the lease had passed on, so nothing may commit.
+using Settle = std::function<bool(db::Session&)>;
+
+// Applies the first `count` events and settles the row, or nothing.
+// Failures of the settling or the commit (not of a handler) throw.
+Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& projection,
+                         const std::vector<Committed>& events, std::size_t count, const Settle& settle) {
   Attempt attempt;
   attempt.failed_at = count;
   ConnectionPool::Lease connection = pool.acquire();
@@ -29,14 +34,41 @@ Attempt apply_and_ack(ConnectionPool& pool, const detail::ProjectionModel& proje
     attempt = Attempt{failure->at, failure->error, failure->retryable, false};
     return attempt;  // rolled back by the transaction's destructor
   }
-  Acknowledgement acknowledgement{lease, ack_at, std::nullopt, std::nullopt};
-  if (reaction_calls::ack(connection.session(), {acknowledgement}).empty()) {
+  if (!settle(connection.session())) {
     // Another worker holds the stream now: it applies these events itself.
     attempt.lost = true;
     return attempt;
   }
   transaction.commit();
   return attempt;
+}
+
+Settle acknowledge(const Lease& lease, std::int64_t at) {
+  return [&lease, at](db::Session& session) {
+    return !reaction_calls::ack(session, {Acknowledgement{lease, at, std::nullopt, std::nullopt}}).empty();
+  };
+}
+
+// The events before a failing one are kept and the failed attempt is
+// counted: a plain ack would reset retry and give the failing event a
+// fresh budget, so its first attempt would not count.
+Settle keep_prefix(const Lease& lease, std::int64_t at, const Outcome& verdict, std::chrono::milliseconds lease_time) {
+  if (verdict.block) {
+    // Block while the lease is ours, then move the watermark past the prefix.
+    return [&lease, at, &verdict](db::Session& session) {
+      if (reaction_calls::block(session, {BlockedLease{lease, *verdict.error}}).empty()) return false;
+      return !reaction_calls::ack(session, {Acknowledgement{lease, at, std::nullopt, std::nullopt}}).empty();
+    };
+  }
+  // Without a backoff the lease time spaces the retries, as for any failure.
+  const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+  const Timestamp due = verdict.retry_at.value_or(now + lease_time);
+  return [&lease, at, due](db::Session& session) {
+    (void)reaction_calls::ack(session, {Acknowledgement{lease, at, due, lease.retry}});
+    // A due entry is applied but not returned: the row tells whether it landed.
+    const std::optional<Subscription> row = reaction_calls::subscription_row(session, lease.stream);
+    return row && row->at == at && !row->leased_by && row->deferred_at == due && row->retry == lease.retry;
+  };
 }
 
 Outcome applied(std::int32_t handled, std::int64_t at, bool lost) {
@@ -51,24 +83,30 @@ Outcome applied(std::int32_t handled, std::int64_t at, bool lost) {
 }  // namespace
 
 Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
-                            const std::vector<Committed>& events, std::int64_t fetched_to) {
+                            const std::vector<Committed>& events, std::int64_t fetched_to,
+                            std::chrono::milliseconds lease_time) {
   try {
-    const Attempt all = apply_and_ack(pool, projection, lease, events, events.size(), fetched_to);
+    const Attempt all = apply_and_settle(pool, projection, events, events.size(), acknowledge(lease, fetched_to));
     if (all.failed_at == events.size()) return applied(static_cast<std::int32_t>(events.size()), fetched_to, all.lost);
 
+    const Committed& failing = events[all.failed_at];
     if (all.failed_at > 0) {
-      // Keep the events before the failing one; it gets a fresh budget next cycle.
-      const Attempt prefix = apply_and_ack(pool, projection, lease, events, all.failed_at, events[all.failed_at - 1].id);
+      const std::int64_t prefix_end = events[all.failed_at - 1].id;
+      const Outcome verdict = failed(lease, projection.options, static_cast<std::int32_t>(all.failed_at), prefix_end,
+                                     all.error, all.retryable, &failing, projection.route.target);
+      const Attempt prefix = apply_and_settle(pool, projection, events, all.failed_at,
+                                              keep_prefix(lease, prefix_end, verdict, lease_time));
       if (prefix.failed_at == all.failed_at) {
-        Outcome outcome = applied(static_cast<std::int32_t>(all.failed_at), events[all.failed_at - 1].id, prefix.lost);
+        Outcome outcome = applied(static_cast<std::int32_t>(all.failed_at), prefix_end, prefix.lost);
         outcome.error = all.error;
-        outcome.failed_on(events[all.failed_at]);
+        outcome.block = verdict.block && !prefix.lost;
+        outcome.retry_at = verdict.retry_at;
+        outcome.failed_on(failing);
         outcome.failed_reaction = projection.route.target;
         return outcome;
       }
     }
-    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable, &events[all.failed_at],
-                  projection.route.target);
+    return failed(lease, projection.options, 0, lease.at, all.error, all.retryable, &failing, projection.route.target);
   } catch (const Error& error) {
     // The acknowledgement or the commit failed: whether it landed is the
     // database's to say. Leave the lease alone; it expires and is claimed again.

@@ -37,7 +37,7 @@ constexpr std::string_view kWakerName = "waker";
 }  // namespace
 
 Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
-    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, stopping_} {
+    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, foreign_, stopping_} {
   if (registry_->has_dynamic())
     correlator_ = std::make_unique<Correlator>(core_.store, *registry_, coverage_, app_detail::new_correlation_id());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
@@ -128,7 +128,9 @@ DrainResult Reactor::drain_lanes(AckMode mode) {
   initialize();
   DrainResult total;
   if (registry_->empty()) return total;
-  for (const auto& slot : lanes_) total += slot->controller.drain(deps_, mode).result;
+  for (const auto& slot : lanes_) {
+    if (registry_->claims_lane(slot->controller.lane().name)) total += slot->controller.drain(deps_, mode).result;
+  }
   return total;
 }
 
@@ -184,7 +186,7 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
 void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
   const Lane& lane = slot.controller.lane();
   // This run's stop, not the reactor's: a thread let go stays stopped after a restart.
-  CycleDeps deps{core_, *registry_, coverage_, run.stopping};
+  CycleDeps deps{core_, *registry_, coverage_, foreign_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
   while (!run.stopping) {
@@ -260,9 +262,9 @@ void Reactor::start(const WorkerOptions& options) {
   run_ = std::make_shared<WorkerRun>();
   correlate_wake_.restart();
   for (const auto& slot : lanes_) {
-    // No reactions, no lane workers: one would claim and pass over other apps' work in the lane.
-    if (registry_->empty()) break;
+    // No work of this app in a lane, no worker there: the lane's rows are other apps'.
     const std::string& lane = slot->controller.lane().name;
+    if (!registry_->claims_lane(lane)) continue;
     if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
     spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });

@@ -13,6 +13,7 @@
 #include "act/drain.hpp"
 #include "act/projection.hpp"
 #include "react/correlator.hpp"
+#include "react/foreign_targets.hpp"
 #include "react/lane_controller.hpp"
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
@@ -87,6 +88,7 @@ class Reactor {
   std::vector<std::unique_ptr<LaneSlot>> lanes_;
   std::atomic<bool> stopping_{false};
   RowCoverage coverage_;
+  ForeignTargets foreign_;
   CycleDeps deps_;
 
   std::mutex initialize_mutex_;

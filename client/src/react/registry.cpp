@@ -33,8 +33,9 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
   for (Lane& lane : lanes) {
     if (lane.name.empty()) throw std::invalid_argument("lane(): the name must not be empty");
     if (lane.lease.count() <= 0 || lane.streams <= 0 || lane.events <= 0 || lane.cycle.count() <= 0 ||
-        lane.threads <= 0)
-      throw std::invalid_argument("lane " + lane.name + ": lease, streams, events, cycle and threads must be positive");
+        lane.threads <= 0 || lane.bytes <= 0)
+      throw std::invalid_argument("lane " + lane.name +
+                                  ": lease, streams, events, cycle, threads and bytes must be positive");
     lanes_.insert_or_assign(lane.name, std::move(lane));
   }
   const auto check_lane = [&](const std::string& lane, const std::string& owner) {
@@ -87,6 +88,7 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
       throw std::invalid_argument("projection " + target + ": its target is also a reaction's target");
   }
   for (SubscriptionSpec& spec : static_subscriptions_) {
+    routed_lanes_.insert(spec.lane);
     const auto& names = static_names_.at(spec.stream);
     spec.names = std::vector<std::string>(names.begin(), names.end());
   }
@@ -173,6 +175,19 @@ bool Registry::row_covers_fetch(std::string_view target) const {
   if (fixed == static_names_.end()) return false;
   return std::all_of(dynamic_names_.begin(), dynamic_names_.end(),
                      [&](const std::string& name) { return fixed->second.contains(name); });
+}
+
+bool Registry::claims_lane(std::string_view lane) const {
+  return routed_lanes_.contains(lane) || (has_dynamic() && lanes_.contains(lane));
+}
+
+bool Registry::may_own(std::string_view target, const std::vector<Committed>& claimed) const {
+  if (static_names_.contains(target)) return true;  // a fixed route's or a projection's
+  if (!has_dynamic()) return false;
+  if (claimed.empty()) return true;
+  return std::any_of(claimed.begin(), claimed.end(), [&](const Committed& event) {
+    return std::find(dynamic_names_.begin(), dynamic_names_.end(), event.name) != dynamic_names_.end();
+  });
 }
 
 const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {

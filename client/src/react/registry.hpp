@@ -88,6 +88,15 @@ class Registry {
   std::vector<Route> resolve_dynamic(const Committed& event) const;
 
   const std::map<std::string, Lane, std::less<>>& lanes() const noexcept { return lanes_; }
+  // True when this app may have work in the lane: a fixed route or a drained
+  // projection is in it, or a dynamic reaction may route there (any declared
+  // lane). Lanes without are never claimed: their rows belong to other apps.
+  bool claims_lane(std::string_view lane) const;
+  // False when a claimed target is surely another app's: no fixed route or
+  // projection of this app has it, and no dynamic reaction reads any of its
+  // claimed events' names (none claimed: it may be ours). Such a target is
+  // left as it was found, never acknowledged past events nothing here handled.
+  bool may_own(std::string_view target, const std::vector<Committed>& claimed) const;
   // Names the correlator lease: apps with the same dynamic reactions share one scan.
   const std::string& correlator_key() const noexcept { return correlator_key_; }
 
@@ -108,6 +117,7 @@ class Registry {
   std::map<std::string, std::set<std::string>, std::less<>> static_names_;  // target -> event names
   std::vector<SubscriptionSpec> static_subscriptions_;
   std::map<std::string, Lane, std::less<>> lanes_;
+  std::set<std::string, std::less<>> routed_lanes_;  // of fixed routes and drained projections
   std::string correlator_key_;
 };
 

@@ -25,8 +25,8 @@ json array_of(const std::vector<Item>& items, Convert convert) {
 }
 
 json lease_json(const Lease& lease) {
-  return {{"stream", lease.stream}, {"by", lease.by}, {"at", lease.at}, {"retry", lease.retry},
-          {"lagging", lease.lagging}};
+  return {
+      {"stream", lease.stream}, {"by", lease.by}, {"at", lease.at}, {"retry", lease.retry}, {"lagging", lease.lagging}};
 }
 
 Lease lease_from(const db::Row& row) {
@@ -110,20 +110,55 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
       .number(static_cast<std::int64_t>(request.lease.count()))
       .text(request.lane)
       .number(request.max_events)
-      .json(carried);
+      .json(carried)
+      .number(request.max_bytes);
   session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
     ClaimedLease entry{lease_from(row), {}};
     const std::string_view text = row.text(7);
-    for (const json& event : json::parse(text.begin(), text.end())) entry.events.push_back(store_rows::committed_from_json(event));
+    for (const json& event : json::parse(text.begin(), text.end()))
+      entry.events.push_back(store_rows::committed_from_json(event));
     claimed.push_back(std::move(entry));
   });
   return claimed;
 }
 
+// A text[] column sent as its jsonb text; NULL (every name) is empty.
+std::optional<std::vector<std::string>> names_at(const db::Row& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return nlohmann::json::parse(row.text(column)).get<std::vector<std::string>>();
+}
+
+Subscription subscription_from(const db::Row& row) {
+  Subscription row_out;
+  row_out.stream = row.text(0);
+  row_out.source = store_rows::optional_text(row, 1);
+  row_out.names = names_at(row, 2);
+  row_out.at = row.int64(3);
+  row_out.retry = row.int32(4);
+  row_out.blocked = row.boolean(5);
+  row_out.error = store_rows::optional_text(row, 6);
+  row_out.leased_by = store_rows::optional_text(row, 7);
+  row_out.leased_until = store_rows::optional_time(row, 8);
+  row_out.priority = row.int32(9);
+  row_out.lane = row.text(10);
+  row_out.deferred_at = store_rows::optional_time(row, 11);
+  if (!row.is_null(12)) row_out.correlated_at = row.int64(12);
+  return row_out;
+}
+
+std::optional<Subscription> subscription_row(db::Session& session, std::string_view stream) {
+  std::optional<Subscription> found;
+  session.run(store_sql::kQueryStreams,
+              db::Params().json(selector_json(StreamFilter::exactly(std::string(stream)))).null().number(1),
+              [&](const db::Row& row) { found = subscription_from(row); });
+  return found;
+}
+
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks) {
   std::vector<Lease> acked;
   if (acks.empty()) return acked;
-  session.run(store_sql::kAck, db::Params().json(acks_json(acks)), [&](const db::Row& row) { acked.push_back(lease_from(row)); });
+  session.run(store_sql::kAck, db::Params().json(acks_json(acks)),
+              [&](const db::Row& row) { acked.push_back(lease_from(row)); });
   return acked;
 }
 

@@ -23,6 +23,12 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
                                        const std::vector<Acknowledgement>& acks);
 // The plain acknowledgements that took effect (those of a lost lease do not; due entries are never returned).
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks);
+// A text[] column sent as its jsonb text; NULL (every name) is empty.
+std::optional<std::vector<std::string>> names_at(const db::Row& row, int column);
+// A row of act.query_streams (its column order).
+Subscription subscription_from(const db::Row& row);
+// The subscription row of exactly this target, as this session sees it.
+std::optional<Subscription> subscription_row(db::Session& session, std::string_view stream);
 std::vector<BlockedLease> block(db::Session& session, const std::vector<BlockedLease>& leases);
 std::int32_t reset(db::Session& session, const StreamFilter& filter);
 

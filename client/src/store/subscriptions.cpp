@@ -11,36 +11,9 @@
 namespace act {
 namespace {
 
-using store_rows::optional_text;
-using store_rows::optional_time;
-
 std::int32_t count_of(ConnectionPool& pool, const db::Statement& statement, const db::Params& params) {
   ConnectionPool::Lease connection = pool.acquire();
   return reaction_calls::count(connection.session(), statement, params);
-}
-
-// A text[] column sent as its jsonb text; NULL (every name) is empty.
-std::optional<std::vector<std::string>> names_at(const db::Row& row, int column) {
-  if (row.is_null(column)) return std::nullopt;
-  return nlohmann::json::parse(row.text(column)).get<std::vector<std::string>>();
-}
-
-Subscription subscription_from(const db::Row& row) {
-  Subscription row_out;
-  row_out.stream = row.text(0);
-  row_out.source = optional_text(row, 1);
-  row_out.names = names_at(row, 2);
-  row_out.at = row.int64(3);
-  row_out.retry = row.int32(4);
-  row_out.blocked = row.boolean(5);
-  row_out.error = optional_text(row, 6);
-  row_out.leased_by = optional_text(row, 7);
-  row_out.leased_until = optional_time(row, 8);
-  row_out.priority = row.int32(9);
-  row_out.lane = row.text(10);
-  row_out.deferred_at = optional_time(row, 11);
-  if (!row.is_null(12)) row_out.correlated_at = row.int64(12);
-  return row_out;
 }
 
 }  // namespace
@@ -61,8 +34,8 @@ Widened Store::widen(std::string_view stream, const std::vector<std::string>& na
   connection.session().run(store_sql::kWiden, db::Params().text(stream).json(nlohmann::json(names)),
                            [&](const db::Row& row) {
                              widened.stream = row.text(0);
-                             widened.names = names_at(row, 1);
-                             widened.added = names_at(row, 2).value_or(std::vector<std::string>{});
+                             widened.names = reaction_calls::names_at(row, 1);
+                             widened.added = reaction_calls::names_at(row, 2).value_or(std::vector<std::string>{});
                              widened.at = row.int64(3);
                              if (!row.is_null(4)) widened.correlated_at = row.int64(4);
                            });
@@ -126,7 +99,7 @@ std::vector<Subscription> Store::query_streams(const StreamFilter& filter, const
   std::vector<Subscription> rows;
   ConnectionPool::Lease connection = pool_->acquire();
   connection.session().run(store_sql::kQueryStreams, params,
-                           [&](const db::Row& row) { rows.push_back(subscription_from(row)); });
+                           [&](const db::Row& row) { rows.push_back(reaction_calls::subscription_from(row)); });
   return rows;
 }
 

@@ -1,0 +1,1 @@
+class IS NOT NULL AND NOT blocked

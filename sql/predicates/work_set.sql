@@ -1,0 +1,1 @@
+NOT blocked AND at < correlated_at

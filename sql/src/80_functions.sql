@@ -1,0 +1,5 @@
+-- The functions: one declaration per function in sql/api/ (signature,
+-- body or C symbol, comment, grants), in name order. The tables, views and
+-- roles they name exist by now; a function whose SQL body calls another
+-- comes after it in name order (CREATE EXTENSION fails otherwise).
+-- include: api/*.sql

@@ -1,0 +1,76 @@
+-- pg_act 0.2.6 -> 0.3.0.
+-- - Removal records (docs/verifiable-log.md): act.truncate writes one for what
+--   it deletes (act.log_removals, act.log_removals(), the stream
+--   __truncations__); act.verify_log accounts for every missing entry by one.
+--   The entries already missing when this script runs are accounted for by
+--   one record marked before_upgrade (what it can and cannot prove: ibid.).
+-- - act.status() gains seal_stopped and act.metrics() pg_act_log_seal_stopped:
+--   sealing stops before an event whose hash is not 32 bytes, and says so.
+-- - act.verify_inclusion and act.verify_consistency: RFC 9162 proof checks in SQL.
+-- - Witnesses: act.register_log_key takes C2SP cosigner keys and
+--   act.add_checkpoint_signature their cosignatures; act.checkpoint(NULL) is
+--   22004 and the key file must be a regular file (C++ only).
+-- - act.claim_events gains max_bytes (a byte budget per claimed row, 16 MB by
+--   default): a new trailing argument, so a new signature.
+-- - act.release(selector) drops leases and keeps watermarks; act.claim and
+--   act.claim_events refuse leases above one hour (C++ only).
+-- - act.query_stats with a limit walks the streams through the (stream,
+--   version) index instead of reading the whole log (same results).
+-- - act.truncate and act.forget_pii check the stream's partition again under
+--   act.events' lock, which act.set_partition's conflicts with (act.subscribe
+--   and act.widen do under the registry lock, in C++).
+-- - act.commit and act.version pin search_path, as every owner-rights function.
+-- - act.status().expired_leases and pg_act_expired_leases count no blocked
+--   row (a blocked row keeps the lease it was blocked under).
+\echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
+
+-- include: src/58_removal_records.sql
+SELECT pg_catalog.pg_extension_config_dump('act.log_removals', '');
+GRANT SELECT ON act.log_removals TO act_reader;
+REVOKE ALL ON act.log_removals FROM PUBLIC;
+
+-- Removal records and why sealing stops (new), act.truncate writing them.
+-- include: api/_describe_removal.sql
+-- include: api/_record_removal.sql
+-- include: api/log_removals.sql
+-- include: api/_seal_stop.sql
+-- include: api/truncate.sql
+
+-- act.status gains a column: a new result type, so the old function goes.
+DROP FUNCTION act.status();
+-- include: api/status.sql
+-- include: api/metrics.sql
+
+-- include: api/verify_inclusion.sql
+-- include: api/verify_consistency.sql
+
+-- Witnesses: the comments say which keys and lines the functions accept.
+-- include: api/register_log_key.sql
+-- include: api/add_checkpoint_signature.sql
+
+-- include: api/release.sql
+
+-- act.claim_events with a byte budget: the old signature goes, calls by name
+-- or position with the old arguments reach the new one through its default.
+DROP FUNCTION act.claim_events(int, int, text, int, text, int, jsonb);
+-- include: api/claim_events.sql
+
+-- include: api/query_stats.sql
+-- include: api/forget_pii.sql
+-- include: api/commit.sql
+-- include: api/version.sql
+
+-- The entries whose events are gone by now (deleted by act.truncate before
+-- removal records existed, or otherwise): one record accounts for them.
+DO $upgrade$
+DECLARE
+  missing bigint[];
+BEGIN
+  SELECT array_agg(x.id ORDER BY x.id) INTO missing
+    FROM act.log_entries b, unnest(b.ids) AS x(id)
+   WHERE NOT EXISTS (SELECT 1 FROM act.events e WHERE e.id = x.id);
+  IF missing IS NOT NULL THEN
+    PERFORM act._before_taking_ids();
+    PERFORM act._record_removal(missing, true);
+  END IF;
+END $upgrade$;
