@@ -48,7 +48,7 @@ guarded='{
 client_filter='^(calibration/cpu|client/do_action|client/load_warm|client/load_cold_100|client/do_action_then_load)(/|$)'
 
 echo "building and installing pg_act..." >&2
-scripts/build.sh >&2
+scripts/build.sh --with=benchmarks >&2
 bench_cluster_start fenced "synchronous_commit = off" "shared_buffers = '512MB'"
 export BENCH_WORK=$bench_cluster
 records=$bench_cluster/records

@@ -25,7 +25,7 @@ out=${BENCH_OUT:-build/bench/results.json}
 started=$(date +%s)
 
 echo "building and installing pg_act..." >&2
-scripts/build.sh >&2
+scripts/build.sh --with=benchmarks >&2
 mkdir -p "$(dirname "$out")"
 scratch=$(mktemp -d /tmp/pg_act_bench_run.XXXXXX)
 trap 'bench_cluster_stop; rm -rf "$scratch"' EXIT

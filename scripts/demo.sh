@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Only what the demo runs: the extension (and the core library it links) and
 # the client examples below, and actctl.
-scripts/build.sh act_core example_ticket example_calculator example_long_lived actctl
+scripts/build.sh --with=examples act_core example_ticket example_calculator example_long_lived actctl
 echo "starting a throwaway cluster…"
 cluster=$(mktemp -d /tmp/pg_act_demo.XXXXXX)
 chmod 755 "$cluster"

@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/throwaway-cluster.sh
 source scripts/throwaway-cluster.sh
-scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+scripts/build.sh --with=stress || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 passed=0
 failed=0
 for mode in fenced concurrent; do

@@ -6,22 +6,12 @@ cd "$(dirname "$0")/.."
 
 scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
-passed=0
-failed=0
-count() {  # count SUITE PASSED FAILED
-  printf '%-22s %4d passed, %d failed\n' "$1" "$2" "$3"
-  passed=$((passed + $2))
-  failed=$((failed + $3))
-}
+# shellcheck source=scripts/lib/suites.sh
+source scripts/lib/suites.sh
 
 # 1. GoogleTest suites (no database).
-ctest_log=$(mktemp)
-(cd build && ctest --output-on-failure) >"$ctest_log" 2>&1
-ctest_total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\2/p' "$ctest_log")
-ctest_failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1/p' "$ctest_log")
-if [ -z "$ctest_total" ]; then cat "$ctest_log"; ctest_total=1; ctest_failed=1; fi
-[ "$ctest_failed" -gt 0 ] && cat "$ctest_log"
-count gtest $((ctest_total - ctest_failed)) "$ctest_failed"
+read -r p f < <(gtest_suites)
+count gtest "$p" "$f"
 
 # actctl's offline proof checks (no database).
 read -r p _ f _ < <(test/actctl/run-offline.sh)
@@ -33,22 +23,10 @@ count fuzz "$p" "$f"
 
 # 3. Database suites against a throwaway cluster, in both modes: fenced (the
 #    default) and concurrent (pg_act preloaded).
-cluster=""
-# An interrupted run still stops its cluster.
-trap '[ -n "$cluster" ] && scripts/cluster.sh stop "$cluster/pg" >/dev/null 2>&1; [ -n "$cluster" ] && rm -rf "$cluster"' EXIT
 database_suites() {  # database_suites MODE [postgresql.conf lines...]
   local mode=$1
-  shift
   local p f
-  cluster=$(mktemp -d /tmp/pg_act_test.XXXXXX)
-  chmod 755 "$cluster"
-  if ! scripts/cluster.sh start "$cluster/pg" "$@"; then
-    cat "$cluster/pg/server.log" 2>/dev/null
-    count "start/$mode" 0 1
-    return
-  fi
-  # shellcheck disable=SC1091
-  source "$cluster/pg/env"
+  cluster_start "$@" || return
   read -r p f < <(test/run-pgtap.sh "$cluster")
   count "pgtap/$mode" "$p" "$f"
   read -r p f < <(test/run-isolation.sh "$cluster")
@@ -83,9 +61,7 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "restore/$mode" "$p" "$f"
   read -r p f < <(test/run-upgrade.sh "$cluster")
   count "upgrade/$mode" "$p" "$f"
-  scripts/cluster.sh stop "$cluster/pg" || count "crash/$mode" 0 1
-  rm -rf "$cluster"
-  cluster=""
+  cluster_stop "$mode"
 }
 
 database_suites fenced

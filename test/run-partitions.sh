@@ -530,7 +530,7 @@ check "act.truncate through the router: both streams now hold their seed alone" 
 router_stress() {
   local out="$dir/router_stress.out" status reported line
   [ -x build/partition_router_stress ] ||
-    { check "build/partition_router_stress is built (cmake --build build)" false; return; }
+    { check "build/partition_router_stress is built (scripts/build.sh --with=tests, CMake option ACT_BUILD_TESTS)" false; return; }
   # shellcheck disable=SC1091
   (source "$dir/router/env" && timeout 120 build/partition_router_stress dbname=router) >"$out" 2>&1
   status=$?
@@ -564,7 +564,7 @@ router_stress
 partition_tests() {  # partition_tests LABEL [gtest arguments...]
   local label=$1 out="$dir/partition_tests.$1.out" status ok bad
   shift
-  [ -x build/partition_tests ] || { check "build/partition_tests is built (cmake --build build)" false; return; }
+  [ -x build/partition_tests ] || { check "build/partition_tests is built (scripts/build.sh --with=tests, CMake option ACT_BUILD_TESTS)" false; return; }
   build/partition_tests --gtest_brief=1 "$@" >"$out" 2>&1
   status=$?
   ok=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) tests\{0,1\}\..*/\1/p' "$out")

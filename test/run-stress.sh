@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 work=$1
 shift
 if [ ! -x build/stress ]; then
-  echo "build/stress is missing: build with cmake first" >&2
+  echo "build/stress is missing: scripts/build.sh --with=stress stress (CMake option ACT_BUILD_STRESS)" >&2
   echo "0 1"
   exit 0
 fi

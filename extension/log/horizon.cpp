@@ -37,32 +37,37 @@ struct InflightSlot {
   TimestampTz since;
 };
 
+// Followed in the same area by MaxBackends slots, from kSlotsOffset on
+// (C++ has no flexible array member).
 struct SharedHorizon {
   ConditionVariable advanced;  // broadcast whenever a bound is withdrawn
   int slot_count;
-  InflightSlot slots[FLEXIBLE_ARRAY_MEMBER];
 };
+constexpr Size kSlotsOffset =
+    (sizeof(SharedHorizon) + alignof(InflightSlot) - 1) / alignof(InflightSlot) * alignof(InflightSlot);
 
 SharedHorizon* g_shared = nullptr;
+InflightSlot* g_slots = nullptr;  // g_shared's slots
 bool g_concurrent = false;
 bool g_published = false;  // this backend's slot holds a bound for the current transaction
 int64 g_highest_taken = 0;  // the highest id this transaction's commits took; 0: none
-Size SharedSize() { return add_size(offsetof(SharedHorizon, slots), mul_size(MaxBackends, sizeof(InflightSlot))); }
+Size SharedSize() { return add_size(kSlotsOffset, mul_size(static_cast<Size>(MaxBackends), sizeof(InflightSlot))); }
 
 void AttachShared(void* memory, bool found) {
   g_shared = static_cast<SharedHorizon*>(memory);
+  g_slots = reinterpret_cast<InflightSlot*>(static_cast<char*>(memory) + kSlotsOffset);
   if (found) return;
   ConditionVariableInit(&g_shared->advanced);
   g_shared->slot_count = MaxBackends;
   for (int i = 0; i < MaxBackends; ++i) {
-    pg_atomic_init_u64(&g_shared->slots[i].bound, 0);
-    g_shared->slots[i].database = InvalidOid;
-    g_shared->slots[i].pid = 0;
-    g_shared->slots[i].since = 0;
+    pg_atomic_init_u64(&g_slots[i].bound, 0);
+    g_slots[i].database = InvalidOid;
+    g_slots[i].pid = 0;
+    g_slots[i].since = 0;
   }
 }
 
-InflightSlot& MySlot() { return g_shared->slots[MyBackendId - 1]; }
+InflightSlot& MySlot() { return g_slots[MyBackendId - 1]; }
 
 // Runs after the commit is visible to others (or after the abort).
 void Withdraw() {
@@ -131,7 +136,7 @@ uint64 LowestBound(Oid database, int skipped) {
   uint64 lowest = 0;
   for (int i = 0; i < g_shared->slot_count; ++i) {
     if (i == skipped) continue;
-    InflightSlot& slot = g_shared->slots[i];
+    InflightSlot& slot = g_slots[i];
     const uint64 bound = pg_atomic_read_u64(&slot.bound);
     pg_read_barrier();
     if (bound == 0 || slot.database != database) continue;
@@ -259,7 +264,7 @@ std::vector<InflightHolder> InflightHolders() {
   std::vector<InflightHolder> holders;
   if (!g_concurrent) return holders;
   for (int i = 0; i < g_shared->slot_count; ++i) {
-    InflightSlot& slot = g_shared->slots[i];
+    InflightSlot& slot = g_slots[i];
     const uint64 bound = pg_atomic_read_u64(&slot.bound);
     pg_read_barrier();
     if (bound == 0 || slot.database != MyDatabaseId) continue;

@@ -67,13 +67,13 @@ void AttachSealShared(void* memory, bool found) {
 // the one whose time passed longest ago gives way.
 void DeferSealing(Oid database, TimestampTz not_before) {
   SpinLockAcquire(&g_seal_shared->mutex);
-  NextSeal* target = nullptr;
+  NextSeal* target = &g_seal_shared->next[0];
   for (NextSeal& slot : g_seal_shared->next) {
     if (slot.database == database) {
       target = &slot;
       break;
     }
-    if (target == nullptr || slot.not_before < target->not_before) target = &slot;
+    if (slot.not_before < target->not_before) target = &slot;
   }
   *target = {database, not_before};
   SpinLockRelease(&g_seal_shared->mutex);

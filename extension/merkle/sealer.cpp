@@ -86,7 +86,7 @@ class EdgeBundle {
     bundle_.entries.push_back(entry);
     if (bundle_.ids.size() == tlog::kTileWidth) {
       WriteBundle(bundle_);
-      bundle_ = EntryBundle{bundle_.index + 1, {}, {}};
+      bundle_ = EntryBundle{bundle_.index + 1, {}, {}, {}};
     }
   }
 

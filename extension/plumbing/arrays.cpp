@@ -59,13 +59,22 @@ std::vector<std::string> TextArrayElements(Datum value) {
   return strings;
 }
 
+// ARR_DATA_PTR multiplies the array's int ndim by a size_t inside Postgres's
+// macro, which -Wsign-conversion flags at our call: off for this one use.
+namespace {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-conversion"
+const char* ArrayData(const ArrayType* array) { return ARR_DATA_PTR(array); }
+#pragma GCC diagnostic pop
+}  // namespace
+
 void Int64ArrayElementsOf(const ArrayType* array, std::vector<int64>& into) {
   // Elements without a NULL lie one after another, 8 bytes each: copied at
   // once, where deconstruct_array would allocate a Datum for each.
   if (ARR_ELEMTYPE(array) == INT8OID && ARR_NDIM(array) <= 1 && !ARR_HASNULL(array)) {
     const int count = ArrayGetNItems(ARR_NDIM(array), ARR_DIMS(array));
     into.resize(static_cast<std::size_t>(count));
-    if (count > 0) memcpy(into.data(), ARR_DATA_PTR(array), sizeof(int64) * static_cast<std::size_t>(count));
+    if (count > 0) memcpy(into.data(), ArrayData(array), sizeof(int64) * static_cast<std::size_t>(count));
     return;
   }
   Datum* elements = nullptr;

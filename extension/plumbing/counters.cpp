@@ -110,8 +110,10 @@ DatabaseCounters* FindSlot(bool claim) {
 
 void Publish(const Counts& counts) {
   if (g_mine == nullptr) return;  // every slot taken by a live database: counted nowhere
-  for (int i = 0; i < kCounterCount; ++i)
-    if (counts[i] != 0) pg_atomic_fetch_add_u64(&g_mine->values[i], counts[i]);
+  // pg_atomic_fetch_add_u64 takes its addend as int64: one transaction's
+  // counts stay far below 2^63.
+  for (std::size_t i = 0; i < kCounterCount; ++i)
+    if (counts[i] != 0) pg_atomic_fetch_add_u64(&g_mine->values[i], static_cast<int64>(counts[i]));
 }
 
 void Discard() {
@@ -151,7 +153,7 @@ void OnSubtransactionEvent(SubXactEvent event, SubTransactionId, SubTransactionI
   }
 }
 
-const char* CounterName(int counter) {
+const char* CounterName(std::size_t counter) {
   static constexpr std::array<const char*, kCounterCount> kNames = {"commits", "events", "conflicts", "claims",
                                                                     "retries", "acks",   "blocks"};
   return kNames[counter];
@@ -168,7 +170,7 @@ void InstallCounters() {
 void Count(Counter counter, uint64 amount) {
   if (g_shared == nullptr || amount == 0) return;
   FindSlot(true);
-  g_pending[static_cast<int>(counter)] += amount;
+  g_pending[static_cast<std::size_t>(counter)] += amount;
   g_any_pending = true;
 }
 
@@ -176,7 +178,7 @@ void CountNow(Counter counter, uint64 amount) {
   if (g_shared == nullptr || amount == 0) return;
   FindSlot(true);
   Counts counts{};
-  counts[static_cast<int>(counter)] = amount;
+  counts[static_cast<std::size_t>(counter)] = amount;
   Publish(counts);
 }
 
@@ -190,7 +192,7 @@ ACT_SQL_FUNCTION(act_counters) {
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::DatabaseCounters* slot = pg::FindSlot(false);
   if (pg::g_shared == nullptr) return Datum(0);
-  for (int i = 0; i < pg::kCounterCount; ++i) {
+  for (std::size_t i = 0; i < pg::kCounterCount; ++i) {
     const char* name = pg::CounterName(i);
     const uint64 value = slot == nullptr ? 0 : pg_atomic_read_u64(&slot->values[i]);
     const TimestampTz since =

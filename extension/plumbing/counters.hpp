@@ -22,7 +22,7 @@ enum class Counter : int {
   kAcks,       // leases acknowledged
   kBlocks,     // streams blocked
 };
-inline constexpr int kCounterCount = 7;
+inline constexpr std::size_t kCounterCount = 7;
 
 // From _PG_init while shared_preload_libraries are loading.
 void InstallCounters();

@@ -69,9 +69,9 @@ Datum Invoke(SqlFunction body, FunctionCallInfo fcinfo);
 
 // Declares an SQL-callable function whose body is C++ run through the bridge.
 #define ACT_SQL_FUNCTION(name)                                                           \
-  static Datum name##_body(FunctionCallInfo fcinfo);                                     \
+  static Datum name##_body([[maybe_unused]] FunctionCallInfo fcinfo);                    \
   extern "C" {                                                                           \
   PG_FUNCTION_INFO_V1(name);                                                             \
   Datum name(PG_FUNCTION_ARGS) { return act::pg::Invoke(name##_body, fcinfo); }          \
   }                                                                                      \
-  static Datum name##_body(FunctionCallInfo fcinfo)
+  static Datum name##_body([[maybe_unused]] FunctionCallInfo fcinfo)

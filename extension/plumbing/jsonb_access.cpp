@@ -30,7 +30,7 @@ core::JsonKind RootKind(Jsonb* jsonb) {
 
 bool FindKey(JsonbContainer* object, const char* key, JsonbValue* out) {
   return Guard([object, key, out] {
-    return getKeyJsonValueFromContainer(object, key, static_cast<uint32>(strlen(key)), out) != nullptr;
+    return getKeyJsonValueFromContainer(object, key, static_cast<int>(strlen(key)), out) != nullptr;
   });
 }
 

@@ -1,6 +1,6 @@
 -- The hash chain: golden vector, recomputation, tamper detection, truncate anchors.
 BEGIN;
-SELECT plan(50);
+SELECT * FROM no_plan();
 
 SELECT is(act.event_hash('\x0000000000000000000000000000000000000000000000000000000000000000', 'order-1', 0, 'Placed',
                          '{"sku": "A1", "qty": 2}', '{"correlation": "c-1"}', '2026-01-01 00:00:00+00'),

@@ -1,6 +1,6 @@
 -- act.defer, act.reset, act.unblock, act.prioritize, act.query_streams: both selector forms, every filter, errors.
 BEGIN;
-SELECT plan(36);
+SELECT * FROM no_plan();
 
 INSERT INTO act.subscription_rows (stream, source, at, retry, correlated_at, priority, lane, blocked, error, leased_by, leased_until) VALUES
   ('proj-a', NULL,       5, 2, 9, 1, 'default', false, NULL,   'w1', now() + interval '1 hour'),
