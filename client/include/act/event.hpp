@@ -13,6 +13,11 @@ namespace act {
 // Event times, at the database's precision (microseconds, UTC).
 using Timestamp = std::chrono::sys_time<std::chrono::microseconds>;
 
+// The system clock's time now, as a Timestamp.
+inline Timestamp timestamp_now() {
+  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+}
+
 // Reserved event names (docs/reference.md): a state snapshot, and the event that closes a stream.
 inline constexpr std::string_view kSnapshotEvent = "__snapshot__";
 inline constexpr std::string_view kTombstoneEvent = "__tombstone__";

@@ -41,7 +41,7 @@ void check_conditions(const detail::StateModel& state, const AutocloseWhen& when
 
 Timestamp now_of(const app_detail::AppCore& core) {
   if (core.clock) return core.clock();
-  return std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
+  return timestamp_now();
 }
 
 // The window's next opening when `now` is outside it.

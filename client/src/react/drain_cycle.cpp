@@ -305,8 +305,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     }
     if (outcome.left) {
       // Handed back as claimed: claimable at once, the claim's raise of retry undone.
-      const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-      to_ack.push_back(Acknowledgement{lease, lease.at, now, lease.retry - 1});
+      to_ack.push_back(Acknowledgement{lease, lease.at, timestamp_now(), lease.retry - 1});
       continue;
     }
     if (outcome.block) to_block.push_back(BlockedLease{lease, *outcome.error});
@@ -323,8 +322,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
       // Progress before a failure with budget left and no backoff: keep the
       // progress and the attempt's count (a plain ack would reset retry, and
       // the failing event would start a fresh budget), retried after the lease time.
-      const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-      to_ack.push_back(Acknowledgement{lease, outcome.acked_at, now + lane.lease, lease.retry});
+      to_ack.push_back(Acknowledgement{lease, outcome.acked_at, timestamp_now() + lane.lease, lease.retry});
       ++report.result.advanced;
     } else if (outcome.handled > 0 || !outcome.error) {
       to_ack.push_back(Acknowledgement{lease, outcome.acked_at, std::nullopt, std::nullopt});

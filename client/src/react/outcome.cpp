@@ -16,8 +16,7 @@ Outcome failed(const Lease& lease, const ReactionOptions& options, std::int32_t 
   outcome.error = error;
   outcome.block = options.block_on_error && (!retryable || lease.retry >= options.max_retries);
   if (!outcome.block && options.backoff) {
-    const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-    outcome.retry_at = now + app_detail::backoff_delay(*options.backoff, lease.retry);
+    outcome.retry_at = timestamp_now() + app_detail::backoff_delay(*options.backoff, lease.retry);
   }
   return outcome;
 }

@@ -61,8 +61,7 @@ Settle keep_prefix(const Lease& lease, std::int64_t at, const Outcome& verdict, 
     };
   }
   // Without a backoff the lease time spaces the retries, as for any failure.
-  const auto now = std::chrono::time_point_cast<std::chrono::microseconds>(std::chrono::system_clock::now());
-  const Timestamp due = verdict.retry_at.value_or(now + lease_time);
+  const Timestamp due = verdict.retry_at.value_or(timestamp_now() + lease_time);
   return [&lease, at, due](db::Session& session) {
     (void)reaction_calls::ack(session, {Acknowledgement{lease, at, due, lease.retry}});
     // A due entry is applied but not returned: the row tells whether it landed.
