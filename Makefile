@@ -61,9 +61,9 @@ check: deps
 	@scripts/check.sh $(SUITES)
 endif
 
-sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION).control scripts/build-sql.sh
+sql/built/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_SOURCES) $(SQL_API) $(EXTENSION).control scripts/build-sql.sh scripts/lib/expand-declaration.awk
 	scripts/build-sql.sh $@ $(SQL_SOURCES)
-sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh
+sql/built/$(EXTENSION)--%.sql: sql/upgrades/%.sql $(SQL_API) $(SQL_SOURCES) scripts/build-sql.sh scripts/lib/expand-declaration.awk
 	scripts/build-sql.sh $@ $<
 
 # The router's script is kept in git ready to run (docs/scale-out.md); its

@@ -13,8 +13,9 @@
 #   sql/predicates/, which several indexes and the claim share);
 # - a declaration creates only functions named after its file, each with
 #   CREATE OR REPLACE (an upgrade script replaces what an older version
-#   has) and each with its own REVOKE ALL ... FROM PUBLIC (a function
-#   created by an upgrade script would be PUBLIC's otherwise);
+#   has) and each followed by its grant line, which becomes its comment,
+#   its REVOKE ALL ... FROM PUBLIC (a function created by an upgrade script
+#   would be PUBLIC's otherwise) and its GRANT (lib/expand-declaration.awk);
 # - the output is not a released script: sql/pg_act--FROM--TO.sql in git is
 #   frozen, and its source in sql/upgrades/ must go (CONTRIBUTING.md,
 #   "Releasing a version").
@@ -33,20 +34,21 @@ if [ -e "sql/$name" ] && { ! git rev-parse --git-dir >/dev/null 2>&1 || git ls-f
   fail "sql/$name is released (frozen): its source must not be built any more; delete it from sql/upgrades/"
 fi
 
-# check_declaration FILE: the rules above for one sql/api file.
+# check_declaration FILE: the rules above for one sql/api file (its grant
+# lines are checked as it is expanded).
 check_declaration() {
-  local file=$1 function=$(basename "$1" .sql) creates revokes
+  local file=$1 function=$(basename "$1" .sql)
   if grep -n '^CREATE FUNCTION ' "$file" >&2; then
     fail "$file: declarations use CREATE OR REPLACE FUNCTION (upgrade scripts include them)"
   fi
-  creates=$(grep -c '^CREATE OR REPLACE FUNCTION ' "$file" || true)
-  revokes=$(grep -c '^REVOKE ALL ON FUNCTION .* FROM PUBLIC;$' "$file" || true)
-  [ "$creates" -gt 0 ] || fail "$file declares no function (CREATE OR REPLACE FUNCTION act.$function)"
+  grep -q '^CREATE OR REPLACE FUNCTION ' "$file" ||
+    fail "$file declares no function (CREATE OR REPLACE FUNCTION act.$function)"
   if grep -n '^CREATE OR REPLACE FUNCTION ' "$file" | grep -v "FUNCTION act\.$function(" >&2; then
     fail "$file: declares only act.$function (one file per function, overloads together)"
   fi
-  [ "$creates" -eq "$revokes" ] ||
-    fail "$file: CREATE OR REPLACE FUNCTION $creates time(s) but REVOKE ALL ON FUNCTION ... FROM PUBLIC $revokes time(s)"
+  if grep -n '^\(REVOKE\|GRANT\|COMMENT ON FUNCTION\) ' "$file" >&2; then
+    fail "$file: its grant line (-- grant ROLE: COMMENT) says this, once"
+  fi
 }
 
 declare -A included=()
@@ -66,8 +68,12 @@ emit() {
           [ -z "${included[$path]:-}" ] || fail "$1: sql/$path is included twice (also by ${included[$path]})"
           included[$path]=$1
         fi
-        [[ $path == api/* ]] && check_declaration "sql/$path"
-        cat "sql/$path"
+        if [[ $path == api/* ]]; then
+          check_declaration "sql/$path"
+          awk -f scripts/lib/expand-declaration.awk "sql/$path" || fail "sql/$path: see above"
+        else
+          cat "sql/$path"
+        fi
       done
     else
       printf '%s\n' "$line"

@@ -4,4 +4,4 @@
 CREATE OR REPLACE FUNCTION act._before_taking_ids() RETURNS void
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'act_before_taking_ids';
-REVOKE ALL ON FUNCTION act._before_taking_ids() FROM PUBLIC;
+-- grant none

@@ -5,4 +5,4 @@
 CREATE OR REPLACE FUNCTION act._counters() RETURNS TABLE(counter text, value bigint, since timestamptz)
 LANGUAGE c STABLE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'act_counters';
-REVOKE ALL ON FUNCTION act._counters() FROM PUBLIC;
+-- grant none

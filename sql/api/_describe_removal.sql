@@ -5,4 +5,4 @@ CREATE OR REPLACE FUNCTION act._describe_removal(ids bigint[], before_upgrade bo
 RETURNS TABLE(positions text, statement text)
 LANGUAGE c VOLATILE SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_describe_removal';
-REVOKE ALL ON FUNCTION act._describe_removal(bigint[], boolean) FROM PUBLIC;
+-- grant none

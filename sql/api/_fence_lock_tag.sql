@@ -3,4 +3,4 @@
 CREATE OR REPLACE FUNCTION act._fence_lock_tag() RETURNS TABLE(classid oid, objid oid, objsubid int2)
 LANGUAGE c IMMUTABLE
 AS 'MODULE_PATHNAME', 'act_fence_lock_tag';
-REVOKE ALL ON FUNCTION act._fence_lock_tag() FROM PUBLIC;
+-- grant none

@@ -2,4 +2,4 @@
 CREATE OR REPLACE FUNCTION act._inflight_holders() RETURNS TABLE(pid int, since timestamptz, lowest_id bigint)
 LANGUAGE c VOLATILE
 AS 'MODULE_PATHNAME', 'act_inflight_holders';
-REVOKE ALL ON FUNCTION act._inflight_holders() FROM PUBLIC;
+-- grant none

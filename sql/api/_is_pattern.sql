@@ -3,4 +3,4 @@
 CREATE OR REPLACE FUNCTION act._is_pattern(source text) RETURNS boolean
 LANGUAGE c IMMUTABLE STRICT PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'act_is_pattern';
-REVOKE ALL ON FUNCTION act._is_pattern(text) FROM PUBLIC;
+-- grant none

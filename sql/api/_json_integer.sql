@@ -1,16 +1,13 @@
+-- A JSON integer option (act._json_of_type) that fits a bigint.
 CREATE OR REPLACE FUNCTION act._json_integer(value jsonb, what text) RETURNS bigint
 LANGUAGE plpgsql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+  number numeric := act._json_of_type(value, what, 'number', 'an integer')::numeric;
 BEGIN
-  IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
-    RETURN NULL;
-  END IF;
-  IF jsonb_typeof(value) <> 'number' THEN
-    RAISE EXCEPTION '% must be an integer, not %', what, jsonb_typeof(value) USING ERRCODE = 'invalid_parameter_value';
-  END IF;
   -- Nested: SQL does not promise to evaluate OR's operands in order.
-  IF value::numeric <> trunc(value::numeric) OR value::numeric NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN
+  IF number <> trunc(number) OR number NOT BETWEEN -9223372036854775808 AND 9223372036854775807 THEN
     RAISE EXCEPTION '% must be an integer, not %', what, value::text USING ERRCODE = 'invalid_parameter_value';
   END IF;
-  RETURN value::bigint;
+  RETURN number::bigint;
 END $$;
-REVOKE ALL ON FUNCTION act._json_integer(jsonb, text) FROM PUBLIC;
+-- grant none

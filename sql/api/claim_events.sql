@@ -4,7 +4,4 @@ CREATE OR REPLACE FUNCTION act.claim_events(from_lagging int, from_leading int, 
 RETURNS TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET enable_seqscan = off SET jit = off
 AS 'MODULE_PATHNAME', 'act_claim_events';
-COMMENT ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) IS
-  'A drain cycle in one call: applies acks as act.ack, claims as act.claim, and hands each claimed stream its events after at';
-REVOKE ALL ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.claim_events(int, int, text, int, text, int, jsonb, int) TO act_worker;
+-- grant act_worker: A drain cycle in one call: applies acks as act.ack, claims as act.claim, and hands each claimed stream its events after at

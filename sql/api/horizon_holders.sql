@@ -13,6 +13,4 @@ BEGIN
    WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
    ORDER BY a.xact_start, l.pid;
 END $$;
-COMMENT ON FUNCTION act.horizon_holders() IS 'The transactions holding the horizon back';
-REVOKE ALL ON FUNCTION act.horizon_holders() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.horizon_holders() TO act_reader;
+-- grant act_reader: The transactions holding the horizon back

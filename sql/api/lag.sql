@@ -16,7 +16,4 @@ BEGIN
    ORDER BY p.waiting_since NULLS LAST, p.stream COLLATE "C"
    LIMIT max_rows;
 END $$;
-COMMENT ON FUNCTION act.lag(text, int) IS
-  'The subscriptions with work (and blocked ones), the one whose oldest waiting event is oldest first';
-REVOKE ALL ON FUNCTION act.lag(text, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.lag(text, int) TO act_reader;
+-- grant act_reader: The subscriptions with work (and blocked ones), the one whose oldest waiting event is oldest first

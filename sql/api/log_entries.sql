@@ -3,7 +3,4 @@ CREATE OR REPLACE FUNCTION act.log_entries(from_position bigint, to_position big
 RETURNS TABLE("position" bigint, id bigint, hash bytea)
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_log_entries';
-COMMENT ON FUNCTION act.log_entries(bigint, bigint) IS
-  'The log''s entries at positions [from_position, to_position): event id and entry data (the event hash)';
-REVOKE ALL ON FUNCTION act.log_entries(bigint, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.log_entries(bigint, bigint) TO act_reader;
+-- grant act_reader: The log's entries at positions [from_position, to_position): event id and entry data (the event hash)

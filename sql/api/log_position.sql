@@ -2,6 +2,4 @@
 CREATE OR REPLACE FUNCTION act.log_position(id bigint) RETURNS bigint
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_log_position';
-COMMENT ON FUNCTION act.log_position(bigint) IS 'The event''s entry index in the log; NULL when not sealed or no such event';
-REVOKE ALL ON FUNCTION act.log_position(bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.log_position(bigint) TO act_reader;
+-- grant act_reader: The event's entry index in the log; NULL when not sealed or no such event

@@ -5,7 +5,4 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
          (SELECT sum(upper(run) - lower(run)) FROM unnest(r.positions) AS run)::bigint, r.positions
     FROM act.log_removals r ORDER BY r.record_id
 $$;
-COMMENT ON FUNCTION act.log_removals() IS
-  'The removal records: each record event''s id and entry position (NULL until sealed), how many entries it removed and their positions';
-REVOKE ALL ON FUNCTION act.log_removals() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.log_removals() TO act_reader;
+-- grant act_reader: The removal records: each record event's id and entry position (NULL until sealed), how many entries it removed and their positions

@@ -2,6 +2,4 @@
 CREATE OR REPLACE FUNCTION act.log_size() RETURNS TABLE(size bigint, root bytea, sealed_upto_id bigint)
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_log_size';
-COMMENT ON FUNCTION act.log_size() IS 'The log''s Merkle tree now: entries, root, sealed through which id';
-REVOKE ALL ON FUNCTION act.log_size() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.log_size() TO act_reader;
+-- grant act_reader: The log's Merkle tree now: entries, root, sealed through which id

@@ -25,7 +25,4 @@ BEGIN
   END LOOP;
   RETURN NULL;
 END $$;
-COMMENT ON FUNCTION act.log_wait(bigint, int) IS
-  'Waits until a checkpoint covers the event; the smallest such checkpoint''s size, NULL at the timeout';
-REVOKE ALL ON FUNCTION act.log_wait(bigint, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.log_wait(bigint, int) TO act_reader;
+-- grant act_reader: Waits until a checkpoint covers the event; the smallest such checkpoint's size, NULL at the timeout

@@ -3,6 +3,4 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
   SELECT coalesce((SELECT e.id FROM act.events e ORDER BY e.id DESC LIMIT 1), -1);
 END;
-COMMENT ON FUNCTION act.max_event_id() IS 'The highest event id present (snapshots included), -1 when none';
-REVOKE ALL ON FUNCTION act.max_event_id() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.max_event_id() TO act_reader;
+-- grant act_reader: The highest event id present (snapshots included), -1 when none

@@ -44,6 +44,4 @@ BEGIN
     FROM act._counters() c HAVING count(*) > 0
    ORDER BY 1, 2;
 END $$;
-COMMENT ON FUNCTION act.metrics() IS 'Monitoring figures as (metric, labels, value) rows for a Prometheus exporter';
-REVOKE ALL ON FUNCTION act.metrics() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.metrics() TO act_reader;
+-- grant act_reader: Monitoring figures as (metric, labels, value) rows for a Prometheus exporter

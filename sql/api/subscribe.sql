@@ -3,7 +3,4 @@ CREATE OR REPLACE FUNCTION act.subscribe(subscriptions jsonb, correlated_at bigi
 RETURNS TABLE(subscribed int, watermark bigint, correlated_at bigint, correlating boolean)
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_subscribe';
-COMMENT ON FUNCTION act.subscribe(jsonb, bigint, jsonb) IS
-  'Registers or merges reaction targets (new ones back-filled), advances the correlate checkpoint, leases the correlator';
-REVOKE ALL ON FUNCTION act.subscribe(jsonb, bigint, jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.subscribe(jsonb, bigint, jsonb) TO act_worker;
+-- grant act_worker: Registers or merges reaction targets (new ones back-filled), advances the correlate checkpoint, leases the correlator

@@ -138,7 +138,4 @@ BEGIN
     PERFORM act._record_removal(removed_ids);
   END IF;
 END $$;
-COMMENT ON FUNCTION act.truncate(jsonb) IS
-  'Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window';
-REVOKE ALL ON FUNCTION act.truncate(jsonb) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.truncate(jsonb) TO act_admin;
+-- grant act_admin: Closes streams (tombstone), compacts them to a snapshot, or drops events before a retention window

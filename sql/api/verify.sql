@@ -11,7 +11,4 @@ CREATE OR REPLACE FUNCTION act.verify(stream text DEFAULT NULL)
 RETURNS TABLE(stream text, events bigint, valid boolean, first_bad_version int)
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_verify';
-COMMENT ON FUNCTION act.verify(text) IS
-  'Recomputes the hash chain of one stream (or all): the first version whose stored hash disagrees, NULL when valid';
-REVOKE ALL ON FUNCTION act.verify(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.verify(text) TO act_reader;
+-- grant act_reader: Recomputes the hash chain of one stream (or all): the first version whose stored hash disagrees, NULL when valid

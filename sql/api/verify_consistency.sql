@@ -4,7 +4,4 @@ CREATE OR REPLACE FUNCTION act.verify_consistency(old_size bigint, old_root byte
 RETURNS boolean
 LANGUAGE c IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'act_verify_consistency';
-COMMENT ON FUNCTION act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) IS
-  'Whether path is the RFC 9162 consistency proof that the tree of old_size entries with old_root is a prefix of the tree of new_size entries with new_root';
-REVOKE ALL ON FUNCTION act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.verify_consistency(bigint, bytea, bigint, bytea, bytea[]) TO act_reader;
+-- grant act_reader: Whether path is the RFC 9162 consistency proof that the tree of old_size entries with old_root is a prefix of the tree of new_size entries with new_root

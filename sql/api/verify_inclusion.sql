@@ -7,7 +7,4 @@ CREATE OR REPLACE FUNCTION act.verify_inclusion(leaf_hash bytea, leaf_index bigi
 RETURNS boolean
 LANGUAGE c IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'act_verify_inclusion';
-COMMENT ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea) IS
-  'Whether path is the RFC 9162 inclusion proof of the leaf hash at leaf_index in the tree of tree_size entries with this root';
-REVOKE ALL ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.verify_inclusion(bytea, bigint, bigint, bytea[], bytea) TO act_reader;
+-- grant act_reader: Whether path is the RFC 9162 inclusion proof of the leaf hash at leaf_index in the tree of tree_size entries with this root

