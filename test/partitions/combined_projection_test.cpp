@@ -1,4 +1,4 @@
-// A read model over every partition (PartitionedApp::add): its position is
+// A read model over every partition (AppBuilder::with(projection, read_model)): its position is
 // a vector, one last id per partition, kept in the read model's database
 // by the transaction of its writes. Each event is applied exactly once, in
 // order per stream and per partition, by settle, by started workers, by
@@ -39,9 +39,8 @@ class CombinedProjectionTest : public PartitionsTest {
 
   TallyOptions tally_options() const { return TallyOptions{table_, prefix_, partitions()}; }
 
-  PartitionedApp counter_apps() const {
-    return PartitionedApp(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
-  }
+  // The counter app over every partition with read_model's tally over all of them.
+  App counter_app_with(const Projection& tally) const { return counter_app(map()).with(tally, read_model()).build(); }
 
   // rounds increments on each of the streams prefix-first .. prefix-(end - 1), one stream after another.
   bool spans_every_partition(const std::string& prefix) const {
@@ -50,7 +49,7 @@ class CombinedProjectionTest : public PartitionsTest {
     return static_cast<std::int32_t>(seen.size()) == partitions();
   }
 
-  void commit(PartitionedApp& app, int rounds = kEventsEach, int first = 0, int end = kStreams) {
+  void commit(App& app, int rounds = kEventsEach, int first = 0, int end = kStreams) {
     for (int round = 0; round < rounds; ++round)
       for (int s = first; s < end; ++s)
         app.do_action("increment", {prefix_ + "-" + std::to_string(s), kBot, {}}, Increment{1});
@@ -78,8 +77,7 @@ class CombinedProjectionTest : public PartitionsTest {
 
 TEST_F(CombinedProjectionTest, SettleAppliesEveryPartitionOnceAndStoresTheVectorOfPositions) {
   const Projection tallied = tally(tally_options());
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   commit(app);
   const SettleResult settled = app.settle();
   EXPECT_EQ(settled.drained.failed, 0);
@@ -99,8 +97,7 @@ TEST_F(CombinedProjectionTest, SettleAppliesEveryPartitionOnceAndStoresTheVector
 
 TEST_F(CombinedProjectionTest, StartedWorkersFollowNewCommits) {
   const Projection tallied = tally(tally_options());
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   app.start();
   commit(app);
   const auto deadline = std::chrono::steady_clock::now() + 30s;
@@ -115,10 +112,8 @@ TEST_F(CombinedProjectionTest, TwoAppsApplyingTheSameProjectionShareThePartition
   TallyOptions options = tally_options();
   options.per_event = 500us;  // long enough for the two to meet on a partition
   const Projection tallied = tally(options);
-  PartitionedApp first = counter_apps();
-  PartitionedApp second = counter_apps();
-  first.add(tallied, read_model());
-  second.add(tallied, read_model());
+  App first = counter_app_with(tallied);
+  App second = counter_app_with(tallied);
   first.start();
   second.start();
   // Each commits half the streams (one stream's actions race otherwise).
@@ -155,8 +150,7 @@ TEST_F(CombinedProjectionTest, AFailingHandlerHoldsItsPartitionAtTheEventAndTheO
                                       {partition_of(event.stream, count), event.stream, event.version, event.id});
                            })
           .build();
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   commit(app, 1);
   for (int round = 0; round < 2; ++round) app.do_action("increment", {poisoned, kBot, {}}, Increment{1});
   commit(app, 1);
@@ -200,8 +194,7 @@ TEST_F(CombinedProjectionTest, AFailingHandlerHoldsItsPartitionAtTheEventAndTheO
 
 TEST_F(CombinedProjectionTest, RebuildEmptiesTheReadModelAndReplaysEveryPartition) {
   const Projection tallied = tally(tally_options());
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   commit(app);
   app.settle();
   read_model_sql("UPDATE " + table_ + " SET version = version + 100 RETURNING 1");  // a read model gone wrong
@@ -219,16 +212,25 @@ TEST_F(CombinedProjectionTest, RebuildEmptiesTheReadModelAndReplaysEveryPartitio
 
 TEST_F(CombinedProjectionTest, BadInputIsRefusedAndChangesNothing) {
   const Projection tallied = tally(tally_options());
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
-  EXPECT_THROW(app.add(tallied, read_model()), std::invalid_argument) << "the same target twice";
-  EXPECT_THROW(app.add(tally({table_ + "_other", prefix_, partitions()}), nullptr), std::invalid_argument)
+  App app = counter_app_with(tallied);
+  EXPECT_THROW(counter_app(map()).with(tallied, read_model()).with(tallied, read_model()).build(),
+               std::invalid_argument)
+      << "the same target twice";
+  EXPECT_THROW(counter_app(map()).with(tallied).with(tallied, read_model()).build(), std::invalid_argument)
+      << "the same target as one of each partition";
+  EXPECT_THROW(counter_app(map()).with(tally({table_ + "_other", prefix_, partitions()}), nullptr),
+               std::invalid_argument)
       << "no read model";
   const Projection in_line = act::projection(table_ + "_inline")
                                  .on<Incremented>("Incremented", [](const Incremented&, const Committed&, Sql&) {})
                                  .run_inline()
                                  .build();
-  EXPECT_THROW(app.add(in_line, read_model()), std::invalid_argument) << "an inline projection";
+  EXPECT_THROW(counter_app(map()).with(in_line, read_model()).build(), std::invalid_argument) << "an inline projection";
+  TallyOptions undeclared = tally_options();
+  undeclared.table = table_ + "_lane";
+  undeclared.lane = "no-such-lane";
+  EXPECT_THROW(counter_app(map()).with(tally(undeclared), read_model()).build(), std::invalid_argument)
+      << "a lane the app does not declare";
   EXPECT_THROW(app.positions(tally({table_ + "_never", prefix_, partitions()})), std::invalid_argument)
       << "a projection not added";
 
@@ -237,8 +239,7 @@ TEST_F(CombinedProjectionTest, BadInputIsRefusedAndChangesNothing) {
   app.positions(tallied);  // creates act_partition_positions
   read_model_sql("INSERT INTO act_partition_positions (projection, partition, partitions, position) "
                  "SELECT '" + other + "', p, 8, 5 FROM generate_series(0, 7) AS p RETURNING 1");
-  PartitionedApp refused = counter_apps();
-  refused.add(tally({other, prefix_, partitions()}), read_model());
+  App refused = counter_app_with(tally({other, prefix_, partitions()}));
   try {
     refused.settle();
     ADD_FAILURE() << "settle applied a projection whose positions are for 8 partitions";
@@ -252,10 +253,6 @@ TEST_F(CombinedProjectionTest, BadInputIsRefusedAndChangesNothing) {
             "5");
   EXPECT_EQ(read_model_sql("SELECT count(*) FROM pg_tables WHERE tablename = '" + other + "'")[0], "0")
       << "its setup did not run";
-
-  app.start();
-  EXPECT_THROW(app.add(tally({table_ + "_late", prefix_, partitions()}), read_model()), std::logic_error)
-      << "after start";
 }
 
 TEST_F(CombinedProjectionTest, ALiteralSourceIsReadInItsStreamsPartitionAlone) {
@@ -273,8 +270,7 @@ TEST_F(CombinedProjectionTest, ALiteralSourceIsReadInItsStreamsPartitionAlone) {
                                                              {event.stream, event.version, event.id});
                                                   })
                                  .build();
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   commit(app, 1);
   for (int round = 0; round < 3; ++round) app.do_action("increment", {only, kBot, {}}, Increment{1});
   const SettleResult settled = app.settle();
@@ -299,8 +295,7 @@ TEST_F(CombinedProjectionTest, CloseLeavesAStreamTheReadModelHasNotAppliedYet) {
             sql.exec("INSERT INTO " + table + " VALUES ($1, $2)", {event.stream, event.version});
           })
           .build();
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   for (int round = 0; round < 2; ++round) app.do_action("increment", {held, kBot, {}}, Increment{1});
   app.drain();
 
@@ -318,12 +313,10 @@ TEST_F(CombinedProjectionTest, CloseLeavesAStreamTheReadModelHasNotAppliedYet) {
 
 TEST_F(CombinedProjectionTest, AStartedAppAssignedOverStopsItsWorkerFirst) {
   const Projection tallied = tally(tally_options());
-  PartitionedApp app = counter_apps();
-  app.add(tallied, read_model());
+  App app = counter_app_with(tallied);
   app.start();
   commit(app, 1);
-  PartitionedApp replacement = counter_apps();
-  replacement.add(tallied, read_model());
+  App replacement = counter_app_with(tallied);
   app = std::move(replacement);  // the started worker stops before its projections go
   commit(app, 1);
   app.settle();

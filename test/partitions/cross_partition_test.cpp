@@ -24,16 +24,15 @@ class CrossPartitionTest : public PartitionsTest {
   // An app on every partition whose reaction to Incremented on source
   // (partition 0) runs forward; a lane of its own.
   template <class F>
-  PartitionedApp forwarding(const std::string& source, F forward) {
+  App forwarding(const std::string& source, F forward) {
     const Lane lane{unique("cpp-cross")};
     const std::string target = unique("cpp-forward");
-    return PartitionedApp(map(), [=, this](std::shared_ptr<ConnectionPool> pool) {
-      return counter_app(std::move(pool), lane)
-          .on<Incremented>("Incremented")
-          .to(Route{target, source, 0, lane.name})
-          .options(ReactionOptions{3, true, Backoff{1ms, 1ms, false}})
-          .handle("forward", forward);
-    });
+    return counter_app(map(), lane)
+        .on<Incremented>("Incremented")
+        .to(Route{target, source, 0, lane.name})
+        .options(ReactionOptions{3, true, Backoff{1ms, 1ms, false}})
+        .handle("forward", forward)
+        .build();
   }
 
   std::vector<std::string> downstream_events(const std::string& stream) {
@@ -46,7 +45,7 @@ TEST_F(CrossPartitionTest, AReactionCommitsToAStreamOfAnotherPartition) {
   const std::string source = stream_in(0, "cpp-upstream");
   const std::string downstream = stream_in(1, "cpp-downstream");
   std::atomic<int> seen_before{-1};
-  PartitionedApp app = forwarding(source, [&](const Incremented& incremented, ReactionContext& context) {
+  App app = forwarding(source, [&](const Incremented& incremented, ReactionContext& context) {
     seen_before = context.load(counter_, downstream).state.count;  // read on partition 1
     context.do_action("increment", {downstream, kBot, {}}, Increment{incremented.by * 10});
   });
@@ -78,18 +77,17 @@ TEST_F(CrossPartitionTest, OneSettleFollowsAChainBackToAnEarlierPartition) {
   const std::string forwarder = unique("cpp-forward");
   const std::string counter = unique("cpp-count");
   std::atomic<int> counted{0};
-  PartitionedApp app(map(), [&](std::shared_ptr<ConnectionPool> pool) {
-    return counter_app(std::move(pool), lane)
-        .on<Incremented>("Incremented")
-        .to(Route{forwarder, source, 0, lane.name})
-        .handle("forward",
-                [&](const Incremented&, ReactionContext& context) {
-                  context.do_action("increment", {downstream, kBot, {}}, Increment{1});
-                })
-        .on<Incremented>("Incremented")
-        .to(Route{counter, downstream, 0, lane.name})
-        .handle("count", [&](const Incremented&, ReactionContext&) { ++counted; });
-  });
+  App app = counter_app(map(), lane)
+                .on<Incremented>("Incremented")
+                .to(Route{forwarder, source, 0, lane.name})
+                .handle("forward",
+                        [&](const Incremented&, ReactionContext& context) {
+                          context.do_action("increment", {downstream, kBot, {}}, Increment{1});
+                        })
+                .on<Incremented>("Incremented")
+                .to(Route{counter, downstream, 0, lane.name})
+                .handle("count", [&](const Incremented&, ReactionContext&) { ++counted; })
+                .build();
   app.do_action("increment", {source, kBot, {}}, Increment{1});
   const SettleResult settled = app.settle();
   EXPECT_TRUE(settled.failures().empty()) << to_string(settled.failures().front());
@@ -103,7 +101,7 @@ TEST_F(CrossPartitionTest, ARetriedHandlerWritesOnceDownstreamWithAnIdempotencyK
   std::atomic<int> attempts{0};
   std::mutex mutex;
   std::vector<std::int64_t> answered;  // the downstream id each attempt was answered with
-  PartitionedApp app = forwarding(source, [&](const Incremented&, ReactionContext& context) {
+  App app = forwarding(source, [&](const Incremented&, ReactionContext& context) {
     // Stream and version name the event in every partition (ids are per partition).
     const std::string key = "forward-" + context.event().stream + "-" + std::to_string(context.event().version);
     const ActionResult done = context.do_action("increment", {downstream, kBot, {}}, Increment{1},
@@ -128,7 +126,7 @@ TEST_F(CrossPartitionTest, WithoutAKeyARetriedHandlerWritesTwice) {
   const std::string source = stream_in(0, "cpp-upstream");
   const std::string downstream = stream_in(1, "cpp-downstream");
   std::atomic<int> attempts{0};
-  PartitionedApp app = forwarding(source, [&](const Incremented&, ReactionContext& context) {
+  App app = forwarding(source, [&](const Incremented&, ReactionContext& context) {
     context.do_action("increment", {downstream, kBot, {}}, Increment{1});
     if (attempts++ == 0) throw std::runtime_error("failed after the downstream commit");
   });

@@ -28,7 +28,7 @@ class DrainTest : public PartitionsTest {
   using Handled = std::map<std::string, std::map<std::string, std::vector<std::int32_t>>>;
 
   // Both reactions, for the streams prefix-<n> only, in a lane of their own.
-  PartitionedApp recording(const std::string& prefix) {
+  App recording(const std::string& prefix) {
     const Lane lane{unique("cpp-drain")};
     const std::string everything = unique("cpp-everything");
     const std::string names = unique("record");  // the correlator's key is made of them
@@ -41,22 +41,21 @@ class DrainTest : public PartitionsTest {
         recorder_.record(reaction, context.event());
       };
     };
-    return PartitionedApp(map(), [=, this](std::shared_ptr<ConnectionPool> pool) {
-      return counter_app(std::move(pool), lane)
-          .on<Incremented>("Incremented")
-          .to(Route{everything, "^" + prefix + "-", 0, lane.name})
-          .handle(names + "-fixed", record("fixed"))
-          .on<Incremented>("Incremented")
-          .to([prefix, lane](const Committed& event) -> std::optional<Route> {
-            if (!event.stream.starts_with(prefix + "-")) return std::nullopt;
-            return Route{event.stream, event.stream, 0, lane.name};
-          })
-          .handle(names + "-dynamic", record("dynamic"));
-    });
+    return counter_app(map(), lane)
+        .on<Incremented>("Incremented")
+        .to(Route{everything, "^" + prefix + "-", 0, lane.name})
+        .handle(names + "-fixed", record("fixed"))
+        .on<Incremented>("Incremented")
+        .to([prefix, lane](const Committed& event) -> std::optional<Route> {
+          if (!event.stream.starts_with(prefix + "-")) return std::nullopt;
+          return Route{event.stream, event.stream, 0, lane.name};
+        })
+        .handle(names + "-dynamic", record("dynamic"))
+        .build();
   }
 
   // kEventsEach increments on each of kStreams streams, one stream after another in turn.
-  void commit(PartitionedApp& app, const std::string& prefix) {
+  void commit(App& app, const std::string& prefix) {
     for (int round = 0; round < kEventsEach; ++round)
       for (int s = 0; s < kStreams; ++s)
         app.do_action("increment", {prefix + "-" + std::to_string(s), kBot, {}}, Increment{1});
@@ -87,7 +86,7 @@ class DrainTest : public PartitionsTest {
 
 TEST_F(DrainTest, TheWorkersOfEveryPartitionHandleEachEventOnce) {
   const std::string prefix = unique("cpp-drain");
-  PartitionedApp app = recording(prefix);
+  App app = recording(prefix);
   app.start();
   commit(app, prefix);
   const std::size_t expected = 2u * kStreams * kEventsEach;
@@ -100,7 +99,7 @@ TEST_F(DrainTest, TheWorkersOfEveryPartitionHandleEachEventOnce) {
 
 TEST_F(DrainTest, SettleHandlesEachEventOfEveryPartitionOnce) {
   const std::string prefix = unique("cpp-drain");
-  PartitionedApp app = recording(prefix);
+  App app = recording(prefix);
   commit(app, prefix);
   const SettleResult settled = app.settle();
   EXPECT_TRUE(settled.failures().empty()) << to_string(settled.failures().front());

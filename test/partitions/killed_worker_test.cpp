@@ -100,7 +100,7 @@ TEST_F(KilledWorkerTest, NothingLostNothingTwiceInOrder) {
 
   std::atomic<bool> committing{true};
   std::thread committer([&] {
-    PartitionedApp app(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
+    App app = counter_app(map()).build();
     for (int round = 0; round < kRounds; ++round)
       for (int s = 0; s < kStreams; ++s)
         app.do_action("increment", {prefix + "-" + std::to_string(s), kBot, {}}, Increment{1});
@@ -128,7 +128,7 @@ TEST_F(KilledWorkerTest, NothingLostNothingTwiceInOrder) {
   EXPECT_NE(before_settle.substr(0, 2), "0 ") << "the killed workers applied part of it";
 
   // What the killed workers left: their leases expire (500 ms) and this process applies the rest.
-  PartitionedApp settler = tallied_apps(map(), TallyOptions{table, prefix, partitions(), 0us, table}, read_model());
+  App settler = tallied_app(map(), TallyOptions{table, prefix, partitions(), 0us, table}, read_model());
   const auto deadline = std::chrono::steady_clock::now() + 30s;
   while (std::chrono::steady_clock::now() < deadline &&
          (local_summary(table + "_local") != all_once || combined_summary(table) != all_once + " 0")) {

@@ -32,7 +32,7 @@ class NodeDownTest : public PartitionsTest {
 
 TEST_F(NodeDownTest, ActionsForItsStreamsFailNamingThePartitionAndTheOthersSucceed) {
   // Built while the node is down: pools connect when first used.
-  PartitionedApp app(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
+  App app = counter_app(map()).build();
   const std::string prefix = unique("cpp-outage");
   std::set<std::int32_t> failed;
   std::set<std::int32_t> committed;
@@ -62,12 +62,11 @@ TEST_F(NodeDownTest, ActionsForItsStreamsFailNamingThePartitionAndTheOthersSucce
 TEST_F(NodeDownTest, TheLoopsOverPartitionsReportTheStoppedOneAndRunTheOthers) {
   const std::string target = unique("cpp-outage-all");
   const Lane lane{unique("cpp-outage")};
-  PartitionedApp app(map(), [&](std::shared_ptr<ConnectionPool> pool) {
-    return counter_app(std::move(pool), lane)
-        .on<Incremented>("Incremented")
-        .to(Route{target, std::nullopt, 0, lane.name})
-        .handle("count", [](const Incremented&, ReactionContext&) {});
-  });
+  App app = counter_app(map(), lane)
+                .on<Incremented>("Incremented")
+                .to(Route{target, std::nullopt, 0, lane.name})
+                .handle("count", [](const Incremented&, ReactionContext&) {})
+                .build();
   const SettleResult settled = app.settle();
   ASSERT_EQ(settled.failures().size(), stopped_.size()) << "one failure per stopped partition, once";
   for (const ReactionFailure& failure : settled.failures()) {
@@ -95,8 +94,7 @@ TEST_F(NodeDownTest, AReadModelOverAllPartitionsGoesOnWithTheOthersAndNamesTheSt
   const std::string table = "outage_" + std::to_string(::getpid());
   const std::string prefix = unique("cpp-outage-read");
   const Projection tallied = tally(TallyOptions{table, prefix, partitions()});
-  PartitionedApp app(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
-  app.add(tallied, read_model());
+  App app = counter_app(map()).with(tallied, read_model()).build();
   int committed = 0;
   for (std::int32_t p = 0; p < partitions(); ++p) {
     if (stopped_.contains(p)) continue;

@@ -27,24 +27,24 @@ class RecoveryTest : public PartitionsTest {
   }
 
   // A reaction per stream (its own target) that fails, and so blocks, while failing_ is set.
-  PartitionedApp failing_apps() {
+  App failing_apps() {
     const Lane lane{unique("cpp-recovery-lane")};
     const std::string prefix = prefix_;
-    return PartitionedApp(map(), [this, lane, prefix](std::shared_ptr<ConnectionPool> pool) {
-      return counter_app(std::move(pool), lane)
-          .on<Incremented>("Incremented")
-          .to([prefix, lane](const Committed& event) -> std::optional<Route> {
-            if (!event.stream.starts_with(prefix)) return std::nullopt;
-            return Route{event.stream, event.stream, 0, lane.name};
-          })
-          .options(ReactionOptions{0, true, std::nullopt})
-          .handle(unique("cpp-recovery-fails"), [this](const Incremented&, ReactionContext&) {
-            if (failing_) throw std::runtime_error("failing on purpose");
-          });
-    });
+    return counter_app(map(), lane)
+        .on<Incremented>("Incremented")
+        .to([prefix, lane](const Committed& event) -> std::optional<Route> {
+          if (!event.stream.starts_with(prefix)) return std::nullopt;
+          return Route{event.stream, event.stream, 0, lane.name};
+        })
+        .options(ReactionOptions{0, true, std::nullopt})
+        .handle(unique("cpp-recovery-fails"),
+                [this](const Incremented&, ReactionContext&) {
+                  if (failing_) throw std::runtime_error("failing on purpose");
+                })
+        .build();
   }
 
-  std::vector<std::string> blocked_of_mine(PartitionedApp& app) {
+  std::vector<std::string> blocked_of_mine(App& app) {
     std::vector<std::string> names;
     for (const Subscription& row : app.blocked_streams(prefix_, 1000))
       if (row.stream.starts_with(prefix_)) names.push_back(row.stream);
@@ -57,7 +57,7 @@ class RecoveryTest : public PartitionsTest {
 };
 
 TEST_F(RecoveryTest, SelectorsReachEveryPartitionAndBlockedStreamsMergeInStreamOrder) {
-  PartitionedApp app = failing_apps();
+  App app = failing_apps();
   for (const std::string& stream : streams_) app.do_action("increment", {stream, kBot, {}}, Increment{1});
   const SettleResult settled = app.settle();
   EXPECT_EQ(settled.drained.blocked, partitions());
@@ -89,7 +89,7 @@ TEST_F(RecoveryTest, SelectorsReachEveryPartitionAndBlockedStreamsMergeInStreamO
 
 TEST_F(RecoveryTest, EachStreamIsClosedInItsOwnPartition) {
   failing_ = false;
-  PartitionedApp app = failing_apps();
+  App app = failing_apps();
   for (const std::string& stream : streams_) app.do_action("increment", {stream, kBot, {}}, Increment{1});
   app.settle();
   std::vector<CloseTarget> targets;
@@ -109,9 +109,7 @@ TEST_F(RecoveryTest, EachStreamIsClosedInItsOwnPartition) {
 TEST_F(RecoveryTest, AProjectionOfThePartitionsOwnAppsIsRebuiltInEach) {
   const std::string table = "rebuilt_" + std::to_string(::getpid());
   const Projection each = tally(TallyOptions{table, prefix_, partitions(), {}, table});
-  PartitionedApp app(map(), [&](std::shared_ptr<ConnectionPool> pool) {
-    return counter_app(std::move(pool)).with(each).lane(tally_lane(table));
-  });
+  App app = counter_app(map()).with(each).lane(tally_lane(table)).build();
   for (int round = 0; round < 2; ++round)
     for (const std::string& stream : streams_) app.do_action("increment", {stream, kBot, {}}, Increment{1});
   app.settle();

@@ -1,4 +1,4 @@
-// PartitionedApp's routing, checked in the partition databases themselves:
+// App's routing, checked in the partition databases themselves:
 // actions land in the partition of their stream, loads read it there, and
 // two apps racing on one stream keep every version once.
 #include <gtest/gtest.h>
@@ -17,14 +17,14 @@ namespace {
 
 class RoutingTest : public PartitionsTest {
  protected:
-  PartitionedApp counters(CounterOptions options = {}) {
+  App counters(CounterOptions options = {}) {
     counter_ = counter_state(options);
-    return PartitionedApp(map(), [this](std::shared_ptr<ConnectionPool> pool) { return counter_app(std::move(pool)); });
+    return counter_app(map()).build();
   }
 };
 
 TEST_F(RoutingTest, DoActionLandsEachStreamInTheDatabaseOfItsPartition) {
-  PartitionedApp app = counters();
+  App app = counters();
   ASSERT_EQ(app.partitions(), partitions());
   const std::string prefix = unique("cpp-route");
   std::vector<std::set<std::string>> expected(static_cast<std::size_t>(partitions()));
@@ -49,7 +49,7 @@ TEST_F(RoutingTest, DoActionLandsEachStreamInTheDatabaseOfItsPartition) {
 }
 
 TEST_F(RoutingTest, LoadsReadTheStreamsPartition) {
-  PartitionedApp writer = counters();
+  App writer = counters();
   const std::string prefix = unique("cpp-load");
   std::vector<std::pair<std::string, ActionResult>> seconds;
   for (int i = 1; i <= 20; ++i) {
@@ -57,10 +57,10 @@ TEST_F(RoutingTest, LoadsReadTheStreamsPartition) {
     writer.do_action("increment", {stream, kBot, {}}, Increment{i});
     seconds.emplace_back(stream, writer.do_action("increment", {stream, kBot, {}}, Increment{100}));
   }
-  PartitionedApp reader = counters();  // another process: a cold cache, pools of its own
+  App reader = counters();  // another process: a cold cache, pools of its own
   for (const auto& [stream, second] : seconds) {
     const int first_by = std::stoi(stream.substr(prefix.size() + 1));
-    EXPECT_EQ(&reader.app_for(stream).pool(), reader.map().pool_for(stream).get());
+    EXPECT_EQ(&reader.stores().store_for(stream).pool(), reader.stores().map().pool_for(stream).get());
     const Snapshot<Counter> now = reader.load(counter_, stream);
     EXPECT_FALSE(now.cache_hit);
     EXPECT_EQ(now.state.count, first_by + 100) << stream;
@@ -75,7 +75,7 @@ TEST_F(RoutingTest, LoadsReadTheStreamsPartition) {
 TEST_F(RoutingTest, TwoAppsRacingOnOneStreamWriteEveryVersionOnce) {
   constexpr int kPerWriter = 40;
   const std::string stream = unique("cpp-race");
-  std::vector<PartitionedApp> apps;
+  std::vector<App> apps;
   apps.push_back(counters({.retries = 200}));
   apps.push_back(counters({.retries = 200}));
   std::vector<std::string> errors(apps.size());
@@ -107,7 +107,7 @@ TEST_F(RoutingTest, TwoAppsRacingOnOneStreamWriteEveryVersionOnce) {
   }
   EXPECT_EQ(apps[0].load(counter_, stream, LoadOptions{.fresh = true}).state.count, total);
   std::uint64_t conflicts = 0;
-  for (PartitionedApp& app : apps) conflicts += app.app_for(stream).stats().conflicts;
+  for (App& app : apps) conflicts += app.stats().conflicts;
   RecordProperty("conflicts", std::to_string(conflicts));
 }
 

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     act::test::TallyOptions options{argv[1], argv[2], std::stoi(argv[3])};
     options.per_event = std::chrono::microseconds(300);
     options.lane = argv[1];
-    act::PartitionedApp apps = act::test::tallied_apps(act::PartitionMap(conninfos), options,
-                                                       std::make_shared<act::ConnectionPool>(read_model));
+    act::App apps = act::test::tallied_app(act::PartitionMap(conninfos), options,
+                                           std::make_shared<act::ConnectionPool>(read_model));
     apps.start();
     std::this_thread::sleep_for(std::chrono::minutes(1));
     apps.shutdown();

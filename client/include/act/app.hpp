@@ -1,8 +1,11 @@
 #pragma once
 // The application: states wired to a store, the action pipeline, the cache,
-// and the reaction side (reactions, projections, lanes, the drain workers).
+// and the reaction side (reactions, projections, lanes, the drain workers),
+// over one database or a partition set of several (docs/scale-out.md): the
+// same app runs on either, each stream's calls on its partition's database.
 //
 //   auto app = act::app(pool).with(counter).with(totals).on<Incremented>("Incremented").handle(...).build();
+//   auto spread = act::app(act::PartitionMap({"dbname=p0", "dbname=p1"})).with(counter).build();
 //   app.start();                                      // background drain workers
 //   app.do_action("increment", {"counter-1", {"u1", "Ann"}}, Increment{5});
 //   auto snapshot = app.load(counter, "counter-1");   // cache, else snapshot + replay
@@ -19,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -38,12 +42,16 @@
 #include "act/sql.hpp"
 #include "act/state.hpp"
 #include "act/store.hpp"
+#include "act/store_set.hpp"
 #include "act/target.hpp"
 
 namespace act {
 
 namespace app_detail {
 struct AppCore;
+}
+namespace partitions {
+class CombinedProjection;
 }
 
 // Time travel: the state as it was before an event id, or before a time
@@ -153,22 +161,39 @@ class App {
   // stream, a stream named twice, or restart with before.
   CloseResult close(const std::vector<CloseTarget>& targets);
 
+  // On a partition set, a query of one stream by exact name only (its partition's).
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
-  Store& store() noexcept;
-  ConnectionPool& pool() noexcept;
+  // The partition set: 1 for a single database.
+  std::int32_t partitions() const noexcept { return static_cast<std::int32_t>(cores_.size()); }
+  std::int32_t partition_of(std::string_view stream) const { return stores_->partition_of(stream); }
+  StoreSet& stores() noexcept { return *stores_; }
+  // The single database's store and pool; std::logic_error on a partition
+  // set, where stores() has each partition's.
+  Store& store();
+  ConnectionPool& pool();
+  // Summed over the partitions.
   AppStats stats() const;
   void clear_cache();
 
   // Reactions. Dynamic targets (a resolver that is a function of the event)
   // are found by correlate; fixed targets are marked by the database itself.
+  // On a partition set each call runs on every partition, counts summed; a
+  // partition that cannot be reached does not stop the others: drain and
+  // settle report it as a failure with no target (its error names the
+  // partition), the others throw its PartitionError once the rest have run.
+  // CorrelateResult::checkpoint is -1 there: each partition has its own.
   CorrelateResult correlate();
-  // One drain cycle on every lane; failures lists what failed in it.
+  // One drain cycle on every lane, and one page of each read model over all
+  // partitions; failures lists what failed in it.
   DrainResult drain();
   // Waits out the debounce, then correlates and drains until a pass makes no
   // progress; returns what was done, and what failed (failures(): which
   // reaction or projection, target, event, error, whether the stream got
-  // blocked), listener or not. Runs on the calling thread.
+  // blocked), listener or not. Runs on the calling thread. A partition set
+  // settles partition after partition, again while a round made progress (a
+  // reaction of one partition may have committed to another that had
+  // settled already); each partition's on_settled hears its own part.
   SettleResult settle(const SettleOptions& options = {});
   // settle(), then SettleError (carrying the result) if any attempt failed.
   SettleResult settle_or_throw(SettleOptions options = {});
@@ -191,7 +216,7 @@ class App {
   // leases run out in the database and other workers take the streams.
   void shutdown(std::chrono::milliseconds grace);
 
-  // Recovery.
+  // Recovery, over every partition (StoreSet).
   std::vector<Subscription> blocked_streams(const std::optional<std::string>& after = {}, std::int32_t limit = 100);
   // StreamFilter::named({}) selects no row.
   std::int32_t unblock(const StreamFilter& streams);
@@ -202,21 +227,43 @@ class App {
   // An inline projection is rebuilt in one transaction that holds its lock
   // (its commits wait meanwhile): emptied, replayed from the log up to the
   // head, committed; a failing handler leaves it as it was (blocked, error).
+  // A read model over every partition is emptied and its positions set to
+  // 0 in one transaction, then every partition's events are applied back to
+  // their horizons (RebuildProgress::at and head are -1: its position is a vector).
   RebuildProgress rebuild(const Projection& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress = {});
+  // A read model over every partition: the last id applied from each
+  // partition, index = partition (0: nothing applied yet).
+  // std::invalid_argument for a projection not given as one.
+  std::vector<std::int64_t> positions(const Projection& projection);
 
-  // The application's own SQL in one transaction on a pooled connection.
+  // The application's own SQL in one transaction on a pooled connection of
+  // the single database (std::logic_error on a partition set).
   void transact(const std::function<void(Sql&)>& work);
 
  private:
   friend class AppBuilder;
-  friend class PartitionedApp;  // links the partitions' cores to each other
-  explicit App(std::shared_ptr<app_detail::AppCore> core);
+  using Core = std::shared_ptr<app_detail::AppCore>;
+  App(std::shared_ptr<StoreSet> stores, std::vector<Core> cores,
+      std::vector<std::shared_ptr<partitions::CombinedProjection>> read_models);
+  app_detail::AppCore& core_for(std::string_view stream);
+  app_detail::AppCore& only_core(const char* what);
+  partitions::CombinedProjection* read_model(const Projection& projection);
+  // work(core) on the stream's partition (act::in_partition).
+  template <class F>
+  auto on_stream(std::string_view stream, F&& work) -> decltype(work(std::declval<app_detail::AppCore&>())) {
+    const std::int32_t partition = partition_of(stream);
+    app_detail::AppCore& core = *cores_[static_cast<std::size_t>(partition)];
+    return in_partition(partition, partitions(), [&] { return work(core); });
+  }
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_as_of(const detail::StateModel& state, std::string_view stream, const AsOf& as_of);
   detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
+  SettleResult settle_partitions(const SettleOptions& options);
 
-  std::shared_ptr<app_detail::AppCore> core_;
+  std::shared_ptr<StoreSet> stores_;
+  std::vector<Core> cores_;  // index = partition
+  std::vector<std::shared_ptr<partitions::CombinedProjection>> read_models_;
 };
 
 template <class E>
@@ -225,12 +272,23 @@ class ReactionBuilder;
 class AppBuilder {
  public:
   explicit AppBuilder(std::shared_ptr<ConnectionPool> pool);
+  // A partition set: each stream's actions, loads and reactions run on its partition's database.
+  explicit AppBuilder(PartitionMap partitions);
 
   template <class S>
   AppBuilder with(const State<S>& state) && {
     return std::move(*this).with_model(state.shared_model());
   }
   AppBuilder with(const Projection& projection) &&;
+  // A read model over every partition, kept in read_model's database
+  // (docs/scale-out.md, "A read model over all partitions"): its position is
+  // a vector, the last id applied from each partition, stored there in
+  // act_partition_positions by the transaction of the handlers' writes:
+  // exactly once, whichever process applies it. The lane workers, drain,
+  // settle and start run it with the reactions. On a single database it is
+  // the same with one partition. build() throws std::invalid_argument for an
+  // inline projection, a target given twice or an undeclared lane.
+  AppBuilder with(const Projection& projection, std::shared_ptr<ConnectionPool> read_model) &&;
   // A reaction to events named event_name whose payload converts to E
   // (nlohmann::json: the payload as it is).
   template <class E>
@@ -287,12 +345,14 @@ class AppBuilder {
   friend class ReactionBuilder;
   AppBuilder with_model(std::shared_ptr<const detail::StateModel> model) &&;
   AppBuilder with_reaction(detail::ReactionModel reaction) &&;
+  std::vector<std::shared_ptr<partitions::CombinedProjection>> build_read_models() const;
 
-  std::shared_ptr<ConnectionPool> pool_;
+  PartitionMap partitions_;
   AppOptions options_;
   std::vector<std::shared_ptr<const detail::StateModel>> states_;
   std::vector<detail::ReactionModel> reactions_;
   std::vector<std::shared_ptr<const detail::ProjectionModel>> projections_;
+  std::vector<std::pair<std::shared_ptr<const detail::ProjectionModel>, std::shared_ptr<ConnectionPool>>> read_models_;
   std::vector<Lane> lanes_;
   detail::Listeners listeners_;
   std::vector<std::string> external_events_;
@@ -370,6 +430,7 @@ ReactionBuilder<E> AppBuilder::on(std::string event_name) && {
 }
 
 AppBuilder app(std::shared_ptr<ConnectionPool> pool);
+AppBuilder app(PartitionMap partitions);
 // A pool of its own on a libpq connection string (empty: the PG* environment).
 AppBuilder app(std::string conninfo, PoolOptions pool_options = {});
 

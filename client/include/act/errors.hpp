@@ -32,7 +32,7 @@ class StoreError : public Error {
 };
 
 // A StoreError met on one partition of a partitioned deployment
-// (act/partitioned_app.hpp): the message starts "partition P of N: ", and
+// (act/app.hpp over a PartitionMap): the message starts "partition P of N: ", and
 // operation and sqlstate are the partition's error's.
 class PartitionError : public StoreError {
  public:

@@ -7,11 +7,13 @@
 //                          "host=node-a dbname=act_p2", "host=node-b dbname=act_p3"});
 //   map.pool_for("ticket-1");   // partition 3's pool
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "act/errors.hpp"
 #include "act/pool.hpp"
 
 namespace act {
@@ -42,5 +44,41 @@ class PartitionMap {
  private:
   std::vector<std::shared_ptr<ConnectionPool>> pools_;
 };
+
+namespace detail {
+// Rethrows the exception in flight; a StoreError (not yet a PartitionError)
+// becomes a PartitionError naming the partition.
+[[noreturn]] void rethrow_in_partition(std::int32_t partition, std::int32_t partitions);
+}  // namespace detail
+
+// work() for one partition of `partitions`. On a partition set (more than
+// one), a StoreError it throws becomes a PartitionError naming the
+// partition; a single database's errors pass as they are.
+template <class F>
+auto in_partition(std::int32_t partition, std::int32_t partitions, F&& work) -> decltype(work()) {
+  if (partitions == 1) return work();
+  try {
+    return work();
+  } catch (...) {
+    detail::rethrow_in_partition(partition, partitions);
+  }
+}
+
+// work(partition) for every partition in order. A partition that cannot be
+// reached does not stop the others: its PartitionError (the first, if
+// several) is thrown once all have run. A single database's errors pass at once.
+template <class F>
+void on_every_partition(std::int32_t partitions, F&& work) {
+  if (partitions == 1) return work(0);
+  std::exception_ptr first_failure;
+  for (std::int32_t p = 0; p < partitions; ++p) {
+    try {
+      in_partition(p, partitions, [&] { work(p); });
+    } catch (const PartitionError&) {
+      if (!first_failure) first_failure = std::current_exception();
+    }
+  }
+  if (first_failure) std::rethrow_exception(first_failure);
+}
 
 }  // namespace act

@@ -37,8 +37,10 @@ struct ActionResult;
 struct DoOptions;
 struct Query;
 
+namespace react {
+class AppPort;
+}
 namespace app_detail {
-struct AppCore;
 struct ContextAccess;
 }
 
@@ -93,16 +95,16 @@ struct DeferSignal {
 class ReactionContext {
  public:
   // stopping: the flag of whoever runs the handler (a worker, or settle's caller).
-  ReactionContext(app_detail::AppCore& core, const Committed& event, const std::string& target,
+  ReactionContext(react::AppPort& app, const Committed& event, const std::string& target,
                   const std::atomic<bool>& stopping) noexcept
-      : core_(core), event_(event), target_(target), stopping_(stopping) {}
+      : app_(app), event_(event), target_(target), stopping_(stopping) {}
 
   const Committed& event() const noexcept { return event_; }
   // The target stream this reaction runs for.
   const std::string& target() const noexcept { return target_; }
 
   // An action caused by this event: its events carry the event's correlation
-  // and causation.event = {id, name, stream}. In a PartitionedApp it runs in
+  // and causation.event = {id, name, stream}. On a partition set it runs in
   // the app of the target stream's partition, which may be another database:
   // then it is not undone if the handler fails later, and the retry runs it
   // again. An idempotency key derived from the event (or an expected
@@ -112,7 +114,7 @@ class ReactionContext {
   ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                          const DoOptions& options);
 
-  // The stream's current state (in a PartitionedApp, from its partition).
+  // The stream's current state (on a partition set, from its partition).
   // Fresh by default: a handler often runs because another process just
   // committed, so a cache hit is brought up to date with the store
   // (LoadOptions{.fresh = false} trusts it as it is).
@@ -125,7 +127,7 @@ class ReactionContext {
   Snapshot<S> load(const State<S>& state, std::string_view stream, const Actor& reader) {
     return detail::typed<S>(load_for(state.model(), stream, reader));
   }
-  // Reads this app's database (in a PartitionedApp: the handler's partition).
+  // Reads this app's database (on a partition set: the handler's partition).
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
 
   [[noreturn]] void defer_until(Timestamp due) const { throw DeferSignal{due}; }
@@ -140,7 +142,7 @@ class ReactionContext {
   detail::AnySnapshot load_any(const detail::StateModel& state, std::string_view stream, const LoadOptions& options);
   detail::AnySnapshot load_for(const detail::StateModel& state, std::string_view stream, const Actor& reader);
 
-  app_detail::AppCore& core_;
+  react::AppPort& app_;
   const Committed& event_;
   const std::string& target_;
   const std::atomic<bool>& stopping_;

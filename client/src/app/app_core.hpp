@@ -9,9 +9,10 @@
 #include "act/app.hpp"
 #include "app/causation.hpp"
 #include "app/counters.hpp"
-#include "app/observers.hpp"
 #include "app/partition_route.hpp"
+#include "app/reactor_port.hpp"
 #include "cache/state_cache.hpp"
+#include "observe/observers.hpp"
 #include "react/reactor.hpp"
 
 namespace act::app_detail {
@@ -32,13 +33,12 @@ struct AppCore : std::enable_shared_from_this<AppCore> {
   Observers observers;
   std::optional<AutocloseWindow> autoclose_window;
   std::function<Timestamp()> clock;  // empty: the system clock
-  // Set by PartitionedApp before anything runs; empty for a single database.
+  // Set by AppBuilder::build on a partition set, before anything runs; empty for a single database.
   std::optional<PartitionRoute> route;
+  // What the reactor may use of all this.
+  ReactorPort port{*this};
   // Last: stopped (its workers joined) before the rest goes.
   std::unique_ptr<react::Reactor> reactor;
-
-  // Runs work in one transaction on a pooled connection; commits when it returns.
-  void transact(const std::function<void(Sql&)>& work);
 };
 
 // The action pipeline behind App::do_action; caused_by is set for an action a reaction runs.

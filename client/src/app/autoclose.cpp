@@ -7,8 +7,7 @@
 
 #include "act/detail/event_versions.hpp"
 #include "act/reaction.hpp"
-#include "app/app_core.hpp"
-#include "app/close_books.hpp"
+#include "react/app_port.hpp"
 #include "react/dispatch.hpp"
 
 namespace act {
@@ -16,7 +15,7 @@ namespace act {
 namespace app_detail {
 // A ReactionContext knows the app it runs in; autoclose closes through it.
 struct ContextAccess {
-  static AppCore& core(ReactionContext& context) noexcept { return context.core_; }
+  static react::AppPort& app(ReactionContext& context) noexcept { return context.app_; }
 };
 }  // namespace app_detail
 
@@ -37,11 +36,6 @@ void check_conditions(const detail::StateModel& state, const AutocloseWhen& when
   }
   if (when.after && *when.after < minutes(1)) throw std::invalid_argument(where + "after must be 1 minute or more");
   if (when.reaches && *when.reaches < 1) throw std::invalid_argument(where + "reaches must be 1 or more");
-}
-
-Timestamp now_of(const app_detail::AppCore& core) {
-  if (core.clock) return core.clock();
-  return timestamp_now();
 }
 
 // The window's next opening when `now` is outside it.
@@ -101,28 +95,27 @@ std::optional<Timestamp> next_due(const AutoclosePolicy& policy, const Head& hea
 
 void autoclose(const detail::StateModel& state, const Committed& event, ReactionContext& context) {
   const AutoclosePolicy& policy = *state.autoclose;
-  app_detail::AppCore& core = app_detail::ContextAccess::core(context);
-  const Timestamp now = now_of(core);
-  if (core.autoclose_window) {
-    if (const std::optional<Timestamp> opening = closed_until(*core.autoclose_window, now)) context.defer_until(*opening);
+  react::AppPort& app = app_detail::ContextAccess::app(context);
+  const Timestamp now = app.now();
+  if (const std::optional<AutocloseWindow>& window = app.autoclose_window()) {
+    if (const std::optional<Timestamp> opening = closed_until(*window, now)) context.defer_until(*opening);
   }
   StatsQuery query;
   query.streams = std::vector<std::string>{event.stream};
   query.count = true;
   query.tail = policy.keep.has_value();
   query.exclude = {std::string(kSnapshotEvent), std::string(kTombstoneEvent)};
-  const std::vector<StreamStats> found = core.store.query_stats(query);
+  const std::vector<StreamStats> found = app.store().query_stats(query);
   if (found.empty()) return;  // closed already: a tombstone (or a seed) is all there is
   const Head head{found.front(), detail::newest_name(state.upcasts, found.front().head.name), now};
 
   if (retires(policy, head)) {
-    const CloseResult closed = app_detail::close_books(core, {CloseTarget{event.stream, false, policy.archive, std::nullopt}});
+    const CloseResult closed = app.close({CloseTarget{event.stream, false, policy.archive, std::nullopt}});
     if (closed.truncated.contains(event.stream)) throw react::ClosedThrough{head.stats.head.id};
     context.defer_until(now + kRetrySkipped);  // a reaction still has work in it, or a commit landed meanwhile
   }
   if (policy.keep && head.stats.tail && head.stats.tail->created < now - *policy.keep) {
-    const CloseResult trimmed =
-        app_detail::close_books(core, {CloseTarget{event.stream, false, policy.archive, now - *policy.keep}});
+    const CloseResult trimmed = app.close({CloseTarget{event.stream, false, policy.archive, now - *policy.keep}});
     // Events below the boundary snapshot are gone: none is left to hand over.
     if (const auto boundary = trimmed.truncated.find(event.stream); boundary != trimmed.truncated.end())
       throw react::ClosedThrough{boundary->second.id};

@@ -9,18 +9,11 @@
 
 #include "act/event.hpp"
 #include "act/target.hpp"
+#include "react/app_port.hpp"
 
 namespace act::app_detail {
 
-// The event an action runs in reaction to.
-struct EventRef {
-  std::int64_t id = 0;
-  std::string name;
-  std::string stream;
-};
-
-// A random RFC 4122 version 4 id.
-std::string new_correlation_id();
+using react::EventRef;  // the event an action runs in reaction to
 
 // {"correlation", "causation": {"action": {"name", "stream", "actor": {"id", "name"}}}}, plus
 // "causation": {"event": {"id", "name", "stream"}} for an action a reaction runs.

@@ -11,6 +11,7 @@
 #include "app/causation.hpp"
 #include "app/close_books.hpp"
 #include "app/loader.hpp"
+#include "random_uuid.hpp"
 #include "react/reactor.hpp"
 
 namespace act {
@@ -124,7 +125,22 @@ std::optional<Window> plan_window(app_detail::AppCore& core, const CloseTarget& 
 
 }  // namespace
 
-CloseResult App::close(const std::vector<CloseTarget>& targets) { return app_detail::close_books(*core_, targets); }
+CloseResult App::close(const std::vector<CloseTarget>& targets) {
+  if (partitions() == 1) return app_detail::close_books(*cores_.front(), targets);
+  app_detail::check_targets(targets);  // all of them before any partition closes its own
+  std::vector<std::vector<CloseTarget>> by_partition(cores_.size());
+  for (const CloseTarget& target : targets)
+    by_partition[static_cast<std::size_t>(partition_of(target.stream))].push_back(target);
+  CloseResult total;
+  on_every_partition(partitions(), [&](std::int32_t p) {
+    const std::vector<CloseTarget>& mine = by_partition[static_cast<std::size_t>(p)];
+    if (mine.empty()) return;
+    CloseResult closed = app_detail::close_books(*cores_[static_cast<std::size_t>(p)], mine);
+    total.truncated.merge(closed.truncated);
+    total.skipped.insert(total.skipped.end(), closed.skipped.begin(), closed.skipped.end());
+  });
+  return total;
+}
 
 void app_detail::check_targets(const std::vector<CloseTarget>& targets) {
   std::set<std::string> seen;
@@ -136,11 +152,18 @@ void app_detail::check_targets(const std::vector<CloseTarget>& targets) {
   }
 }
 
-CloseResult app_detail::close_books(AppCore& core, const std::vector<CloseTarget>& targets) {
-  check_targets(targets);
+CloseResult app_detail::close_books(AppCore& core, const std::vector<CloseTarget>& all_targets) {
+  check_targets(all_targets);
   CloseResult result;
+  // A read model over every partition that has not applied a stream's last
+  // event would never see the events the close deletes: left as it is.
+  result.skipped = core.reactor->unapplied(all_targets);
+  std::vector<CloseTarget> targets;
+  for (const CloseTarget& target : all_targets)
+    if (std::find(result.skipped.begin(), result.skipped.end(), target.stream) == result.skipped.end())
+      targets.push_back(target);
   const std::optional<std::int64_t> checkpoint = correlation_checkpoint(*core.reactor);
-  const nlohmann::json meta = {{"correlation", app_detail::new_correlation_id()}, {"causation", nlohmann::json::object()}};
+  const nlohmann::json meta = {{"correlation", detail::random_uuid()}, {"causation", nlohmann::json::object()}};
 
   std::vector<FullClose> full;
   for (const CloseTarget& target : targets) {

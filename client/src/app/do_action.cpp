@@ -4,9 +4,10 @@
 
 #include "act/errors.hpp"
 #include "app/app_core.hpp"
-#include "app/backoff.hpp"
 #include "app/causation.hpp"
 #include "app/loader.hpp"
+#include "backoff.hpp"
+#include "random_uuid.hpp"
 #include "react/inline_commit.hpp"
 
 namespace act::app_detail {
@@ -170,7 +171,8 @@ ActionResult run_action(AppCore& core, std::string_view action_name, const Targe
 
   // Once, before any attempt: a payload does not get better by retrying.
   const std::any parsed = action.parse(payload);
-  nlohmann::json meta = action_meta(options.correlation.value_or(new_correlation_id()), action.name, target, caused_by);
+  nlohmann::json meta =
+      action_meta(options.correlation.value_or(detail::random_uuid()), action.name, target, caused_by);
   const std::optional<std::string>& key = options.idempotency_key;
   if (key) meta["idempotency_key"] = *key;
   // What a keyed action that already ran answers with: the events of the

@@ -5,7 +5,7 @@
 // PartitionError naming that partition.
 #include <string_view>
 
-#include "act/partitioned_app.hpp"
+#include "act/partitions.hpp"
 #include "app/app_core.hpp"
 
 namespace act::app_detail {

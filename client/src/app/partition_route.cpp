@@ -15,7 +15,7 @@ std::shared_ptr<AppCore> PartitionRoute::core(std::int32_t partition) const {
   std::shared_ptr<AppCore> core = (*cores_)[static_cast<std::size_t>(partition)].lock();
   if (!core) {
     throw Error("partition " + std::to_string(partition) + " of " + std::to_string(partitions()) +
-                ": its app is gone (the PartitionedApp was destroyed)");
+                ": its core is gone (the App was destroyed)");
   }
   return core;
 }

@@ -1,7 +1,7 @@
 #pragma once
-// How the apps of one PartitionedApp reach each other. Each app's core gets
-// a route once every app is built: a reaction's action or load for a stream
-// of another partition runs in that partition's app, on its database.
+// How the partitions' cores of one App reach each other. Each core gets a
+// route once every core is built: a reaction's action or load for a stream
+// of another partition runs on that partition's core, on its database.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -24,8 +24,8 @@ class PartitionRoute {
   std::int32_t partition() const noexcept { return partition_; }
   std::int32_t partitions() const noexcept { return static_cast<std::int32_t>(cores_->size()); }
   std::int32_t partition_of(std::string_view stream) const;
-  // Partition p's core. Throws act::Error when its app is gone (a worker
-  // that shutdown(grace) let go outlived its PartitionedApp).
+  // Partition p's core. Throws act::Error when it is gone (a worker that
+  // shutdown(grace) let go outlived its App).
   std::shared_ptr<AppCore> core(std::int32_t partition) const;
   // The fixed subscriptions this partition's database takes: a literal
   // source of another partition would be refused there (22023), and its

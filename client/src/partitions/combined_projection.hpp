@@ -1,5 +1,5 @@
 #pragma once
-// One read model fed by every partition of a PartitionedApp. Ids are per
+// One read model fed by every partition of an App. Ids are per
 // partition, so its position is a vector: the last id applied from each
 // partition, one row per partition in the read model's database
 // (act_partition_positions), written in the transaction of the handlers'

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "act/errors.hpp"
+
 // The rule's one implementation, header-only in core so that the client
 // needs neither core's library nor its headers in its own public ones.
 #include "act/core/partition.hpp"
@@ -28,6 +30,16 @@ std::vector<std::shared_ptr<ConnectionPool>> pools_of(const std::vector<std::str
 
 }  // namespace
 
+void detail::rethrow_in_partition(std::int32_t partition, std::int32_t partitions) {
+  try {
+    throw;
+  } catch (const PartitionError&) {
+    throw;  // named already, by the partition it happened on
+  } catch (const StoreError& error) {
+    throw PartitionError(partition, partitions, error);
+  }
+}
+
 std::int32_t partition_of(std::string_view stream, std::int32_t partitions) {
   check_count(partitions, "partition_of");
   return core::PartitionOf(stream, partitions);
@@ -44,6 +56,7 @@ PartitionMap::PartitionMap(const std::vector<std::string>& conninfos, PoolOption
     : PartitionMap(pools_of(conninfos, options)) {}
 
 std::int32_t PartitionMap::partition_of(std::string_view stream) const {
+  if (partitions() == 1) return 0;  // a single database hashes nothing
   return core::PartitionOf(stream, partitions());
 }
 

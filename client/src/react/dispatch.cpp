@@ -6,7 +6,7 @@
 
 namespace act::react {
 
-Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const std::vector<Payload>& payloads,
+Outcome dispatch_reactions(AppPort& app, const Lease& lease, const std::vector<Payload>& payloads,
                            std::int64_t fetched_to, const std::atomic<bool>& stopping) {
   Outcome outcome;
   outcome.acked_at = lease.at;
@@ -15,7 +15,7 @@ Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const 
     const bool first_of_event = i == 0 || payloads[i - 1].event != payload.event;
     // Between events only: an event's reactions all run, or none.
     if (first_of_event && stopping.load(std::memory_order_relaxed)) return outcome;
-    ReactionContext context(core, *payload.event, lease.stream, stopping);
+    ReactionContext context(app, *payload.event, lease.stream, stopping);
     try {
       payload.reaction->handle(*payload.event, context);
     } catch (const DeferSignal& signal) {

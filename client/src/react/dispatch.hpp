@@ -7,11 +7,8 @@
 
 #include "act/detail/reaction_model.hpp"
 #include "act/pool.hpp"
+#include "react/app_port.hpp"
 #include "react/outcome.hpp"
-
-namespace act::app_detail {
-struct AppCore;
-}
 
 namespace act::react {
 
@@ -30,7 +27,7 @@ struct Payload {
 // Plain reactions: each handler runs on its own (its actions commit by
 // themselves); the watermark moves past an event once all its reactions
 // succeeded. Stops between events once `stopping` is set.
-Outcome dispatch_reactions(app_detail::AppCore& core, const Lease& lease, const std::vector<Payload>& payloads,
+Outcome dispatch_reactions(AppPort& app, const Lease& lease, const std::vector<Payload>& payloads,
                            std::int64_t fetched_to, const std::atomic<bool>& stopping);
 
 // A projection: its writes and the acknowledgement commit in one

@@ -5,8 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "app/app_core.hpp"
-#include "app/causation.hpp"
+#include "observe/observers.hpp"
+#include "random_uuid.hpp"
 #include "react/dispatch.hpp"
 #include "react/parallel.hpp"
 
@@ -33,7 +33,7 @@ void log_unknown(const CycleDeps& deps, const Lane& lane, const Lease& lease, co
                  std::size_t count) {
   std::string listed;
   for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
-  deps.core.observers.log(
+  deps.app.observers().log(
       LogLevel::kWarning, "events no reaction handles were passed over",
       {{"lane", lane.name}, {"target", lease.stream}, {"names", listed}, {"count", std::to_string(count)}});
 }
@@ -58,7 +58,7 @@ Handed handed_events(const CycleDeps& deps, const Lane& lane, ClaimedLease& clai
   const Lease& lease = claimed.lease;
   Handed handed;
   if (!registry.row_covers_fetch(lease.stream) && !deps.coverage.covers(lease.stream)) {
-    handed.events = fetch(deps.core.store, registry, lease, lane.events);
+    handed.events = fetch(deps.app.store(), registry, lease, lane.events);
     handed.fetched_to = handed.events.empty() ? lease.at : handed.events.back().id;
   } else {
     handed.fetched_to = claimed.events.empty() ? lease.at : claimed.events.back().id;
@@ -92,11 +92,11 @@ void learn_rows(CycleDeps& deps, const std::vector<Lease>& leases) {
   }
   if (unknown.empty()) return;
   try {
-    deps.coverage.learn(deps.core.store, deps.registry, unknown);
+    deps.coverage.learn(deps.app.store(), deps.registry, unknown);
   } catch (const std::exception& error) {
-    deps.core.observers.log(LogLevel::kWarning,
-                            "could not read the claimed targets' rows; their events are read with act.query",
-                            {{"error", error.what()}});
+    deps.app.observers().log(LogLevel::kWarning,
+                             "could not read the claimed targets' rows; their events are read with act.query",
+                             {{"error", error.what()}});
   }
 }
 
@@ -132,7 +132,7 @@ Outcome handle(CycleDeps& deps, const Lane& lane, const Lease& lease, const Hand
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
     const std::vector<Committed> view = deps.registry.personal_view(handed.as_stored(), projection->discloses_pii);
-    return dispatch_projection(deps.core.store.pool(), *projection, lease, view.empty() ? events : view, fetched_to,
+    return dispatch_projection(deps.app.store().pool(), *projection, lease, view.empty() ? events : view, fetched_to,
                                lane.lease);
   }
   std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
@@ -150,14 +150,14 @@ Outcome handle(CycleDeps& deps, const Lane& lane, const Lease& lease, const Hand
     spent.failed_reaction = payloads.front().reaction->name;
     return spent;
   }
-  return dispatch_reactions(deps.core, lease, payloads, fetched_to, deps.stopping);
+  return dispatch_reactions(deps.app, lease, payloads, fetched_to, deps.stopping);
 }
 
 // The database dropped an acknowledgement: another worker holds the target
 // now and handles those events again (reactions are at least once).
 void log_lost_ack(const CycleDeps& deps, const Lane& lane, const std::string& target, std::int64_t at) {
-  deps.core.observers.log(LogLevel::kWarning, "acknowledgement lost: the lease passed to another worker",
-                          {{"lane", lane.name}, {"target", target}, {"at", std::to_string(at)}});
+  deps.app.observers().log(LogLevel::kWarning, "acknowledgement lost: the lease passed to another worker",
+                           {{"lane", lane.name}, {"target", target}, {"at", std::to_string(at)}});
 }
 
 // Tells on_acked of the plain acknowledgements act.ack applied that moved a
@@ -171,7 +171,7 @@ std::int32_t acks_landed(const CycleDeps& deps, const Lane& lane, const std::vec
     const bool landed = std::any_of(applied.begin(), applied.end(),
                                     [&](const Lease& lease) { return lease.stream == ack.lease.stream; });
     if (landed) {
-      if (ack.at > ack.lease.at) deps.core.observers.acked(Acked{lane.name, ack.lease.stream, ack.at});
+      if (ack.at > ack.lease.at) deps.app.observers().acked(Acked{lane.name, ack.lease.stream, ack.at});
       continue;
     }
     ++lost;
@@ -188,8 +188,8 @@ Outcome left_alone(CycleDeps& deps, const Lane& lane, const ClaimedLease& claime
     for (const Committed& event : claimed.events) names.insert(event.name);
     std::string listed;
     for (const std::string& name : names) listed += (listed.empty() ? "" : ",") + name;
-    deps.core.observers.log(LogLevel::kWarning, "a claimed target no route of this app leads to was left to its app",
-                            {{"lane", lane.name}, {"target", claimed.lease.stream}, {"names", listed}});
+    deps.app.observers().log(LogLevel::kWarning, "a claimed target no route of this app leads to was left to its app",
+                             {{"lane", lane.name}, {"target", claimed.lease.stream}, {"names", listed}});
   }
   Outcome outcome = moved_to(claimed.lease.at);
   outcome.left = true;
@@ -224,7 +224,7 @@ void projection_acked(const CycleDeps& deps, const Lane& lane, const Lease& leas
   if (outcome.lost && !outcome.error) {
     log_lost_ack(deps, lane, lease.stream, outcome.acked_at);
   } else if (!outcome.lost && outcome.handled > 0) {
-    deps.core.observers.acked(Acked{lane.name, lease.stream, outcome.acked_at});
+    deps.app.observers().acked(Acked{lane.name, lease.stream, outcome.acked_at});
   }
 }
 
@@ -235,15 +235,15 @@ DrainResult flush_acks(CycleDeps& deps, const Lane& lane, PendingAcks& pending) 
   const std::vector<Acknowledgement> acks = std::move(pending.acks);
   pending.acks.clear();
   if (acks.empty()) return result;
-  result.lost = acks_landed(deps, lane, acks, deps.core.store.ack(acks));
+  result.lost = acks_landed(deps, lane, acks, deps.app.store().ack(acks));
   return result;
 }
 
 CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading,
                       PendingAcks& pending, AckMode mode) {
   CycleReport report;
-  Store& store = deps.core.store;
-  const std::string by = app_detail::new_correlation_id();  // a fresh holder id per cycle
+  Store& store = deps.app.store();
+  const std::string by = detail::random_uuid();  // a fresh holder id per cycle
   const auto claimed_at = std::chrono::steady_clock::now();
   // Taken out first: if the call fails they are gone, as a failed act.ack's
   // would be, and their leases run out (a bad entry must not fail every claim after it).
@@ -254,7 +254,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   // Carried acknowledgements rode on the claim; act.claim_events does not say
   // which it dropped (a lease already lost), so those that moved are told as landed.
   for (const Acknowledgement& ack : carried) {
-    if (!ack.due && ack.at > ack.lease.at) deps.core.observers.acked(Acked{lane.name, ack.lease.stream, ack.at});
+    if (!ack.due && ack.at > ack.lease.at) deps.app.observers().acked(Acked{lane.name, ack.lease.stream, ack.at});
   }
   report.result.leased = static_cast<std::int32_t>(claimed.size());
   if (claimed.empty()) return report;
@@ -285,10 +285,10 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
     if (outcome.error) {
       ReactionFailure failure{lease.stream, outcome.failed_id, outcome.failed_name,     *outcome.error,
                               lease.retry,  outcome.block,     outcome.failed_reaction, outcome.failed_stream};
-      deps.core.observers.heard_failure(where, failure);
+      deps.app.observers().heard_failure(where, failure);
       if (outcome.block && outcome.acknowledged) {  // blocked in the projection's transaction
         ++report.result.blocked;
-        deps.core.observers.blocked(failure);
+        deps.app.observers().blocked(failure);
       } else if (outcome.block) {
         blocking.push_back(failure);
       }
@@ -333,7 +333,7 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   for (const BlockedLease& entry : blocked) {
     const auto failure = std::find_if(blocking.begin(), blocking.end(),
                                       [&](const ReactionFailure& f) { return f.target == entry.lease.stream; });
-    if (failure != blocking.end()) deps.core.observers.blocked(*failure);
+    if (failure != blocking.end()) deps.app.observers().blocked(*failure);
   }
   // Held past half the lease, an acknowledgement might find it gone: send it now.
   if (mode == AckMode::kCarry && std::chrono::steady_clock::now() - claimed_at < lane.lease / 2) {

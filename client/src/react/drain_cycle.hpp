@@ -15,18 +15,15 @@
 #include "act/drain.hpp"
 #include "act/reaction.hpp"
 #include "act/store.hpp"
+#include "react/app_port.hpp"
 #include "react/foreign_targets.hpp"
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
 
-namespace act::app_detail {
-struct AppCore;
-}
-
 namespace act::react {
 
 struct CycleDeps {
-  app_detail::AppCore& core;
+  AppPort& app;
   const Registry& registry;
   RowCoverage& coverage;    // which dynamic targets' rows the claim's events can be trusted for
   ForeignTargets& foreign;  // other apps' targets met in this app's lanes

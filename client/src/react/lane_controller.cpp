@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/app_core.hpp"
-
 namespace act::react {
 
 CycleReport LaneController::drain(CycleDeps& deps, AckMode mode) {

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "app/backoff.hpp"
+#include "backoff.hpp"
 
 namespace act::react {
 

@@ -4,9 +4,10 @@
 #include <stdexcept>
 
 #include "act/errors.hpp"
-#include "app/app_core.hpp"
-#include "app/causation.hpp"
-#include "db/transaction.hpp"
+#include "cache/state_cache.hpp"
+#include "db/transact.hpp"
+#include "observe/observers.hpp"
+#include "random_uuid.hpp"
 #include "react/inline_rebuild.hpp"
 #include "react/projection_apply.hpp"
 #include "react/waker.hpp"
@@ -36,10 +37,10 @@ constexpr std::string_view kWakerName = "waker";
 
 }  // namespace
 
-Reactor::Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry)
-    : core_(core), registry_(std::move(registry)), deps_{core, *registry_, coverage_, foreign_, stopping_} {
+Reactor::Reactor(AppPort& app, std::unique_ptr<Registry> registry)
+    : app_(app), registry_(std::move(registry)), deps_{app, *registry_, coverage_, foreign_, stopping_} {
   if (registry_->has_dynamic())
-    correlator_ = std::make_unique<Correlator>(core_.store, *registry_, coverage_, app_detail::new_correlation_id());
+    correlator_ = std::make_unique<Correlator>(app_.store(), *registry_, coverage_, detail::random_uuid());
   for (const auto& [name, lane] : registry_->lanes()) lanes_.push_back(std::make_unique<LaneSlot>(lane));
 }
 
@@ -64,14 +65,14 @@ void Reactor::reconcile_existing(const SubscriptionSpec& spec, const std::vector
     if (missing.empty()) continue;
     // One that lacks names this version delivers would never be marked for
     // their events: it is widened to them (act.widen).
-    const Widened widened = core_.store.widen(spec.stream, missing);
+    const Widened widened = app_.store().widen(spec.stream, missing);
     if (widened.added.empty()) continue;  // another process of this version widened it first
     std::string added;
     for (const std::string& name : widened.added) added += (added.empty() ? "" : ",") + name;
-    core_.observers.log(LogLevel::kWarning,
-                        "fixed target widened to this app's event names; their events up to its watermark "
-                        "are not delivered (reset the target to replay them)",
-                        {{"target", spec.stream}, {"added", added}, {"at", std::to_string(widened.at)}});
+    app_.observers().log(LogLevel::kWarning,
+                         "fixed target widened to this app's event names; their events up to its watermark "
+                         "are not delivered (reset the target to replay them)",
+                         {{"target", spec.stream}, {"added", added}, {"at", std::to_string(widened.at)}});
   }
 }
 
@@ -80,25 +81,39 @@ void Reactor::initialize() {
   if (initialized_) return;
   for (const auto& projection : registry_->projections()) {
     if (!projection->setup) continue;
-    core_.transact([&](Sql& sql) {
+    db::transact(app_.store().pool(), [&](Sql& sql) {
       sql.exec(kSerializeSetUp);
       projection->setup(sql);
     });
   }
-  // In a partitioned app, a row whose literal source is another partition's is that partition's.
-  std::vector<SubscriptionSpec> hosted;
-  const std::vector<SubscriptionSpec>& all = registry_->static_subscriptions();
-  const std::vector<SubscriptionSpec>& fixed = core_.route ? (hosted = core_.route->hosted(all)) : all;
+  // On a partition set, a row whose literal source is another partition's is that partition's.
+  const std::vector<SubscriptionSpec> fixed = app_.hosted(registry_->static_subscriptions());
   if (!fixed.empty()) {
     for (const SubscriptionSpec& spec : fixed)
-      reconcile_existing(spec, core_.store.query_streams(StreamFilter::exactly(spec.stream)));
-    core_.store.subscribe(fixed);
+      reconcile_existing(spec, app_.store().query_streams(StreamFilter::exactly(spec.stream)));
+    app_.store().subscribe(fixed);
   }
   initialized_ = true;
 }
 
+void Reactor::serve(const std::vector<std::shared_ptr<partitions::CombinedProjection>>& read_models,
+                    std::int32_t partition, std::int32_t partitions) {
+  for (const auto& read_model : read_models) {
+    const std::string& lane = read_model->model().route.lane;
+    if (!registry_->lanes().contains(lane))
+      throw std::invalid_argument("projection " + read_model->target() + ": its lane " + lane + " is not declared");
+  }
+  read_models_.add(read_models, partition, partitions);
+}
+
+std::vector<std::string> Reactor::unapplied(const std::vector<CloseTarget>& targets) {
+  return read_models_.unapplied(app_, *registry_, targets);
+}
+
 void Reactor::committed(const std::vector<Committed>& events) {
-  if (std::any_of(events.begin(), events.end(), [&](const Committed& event) { return registry_->reacts_to(event.name); }))
+  if (std::any_of(events.begin(), events.end(), [&](const Committed& event) {
+        return registry_->reacts_to(event.name) || read_models_.reads(event.name);
+      }))
     wake_all();
 }
 
@@ -127,10 +142,14 @@ DrainResult Reactor::drain() { return drain_lanes(AckMode::kSend); }
 DrainResult Reactor::drain_lanes(AckMode mode) {
   initialize();
   DrainResult total;
-  if (registry_->empty()) return total;
+  if (idle()) return total;
   for (const auto& slot : lanes_) {
     if (registry_->claims_lane(slot->controller.lane().name)) total += slot->controller.drain(deps_, mode).result;
   }
+  // drain() steps each read model over all partitions once; settle() until caught up.
+  const auto pace =
+      mode == AckMode::kSend ? partitions::ReadModels::Pace::kOnce : partitions::ReadModels::Pace::kUntilCaughtUp;
+  total += read_models_.step(app_, *registry_, nullptr, pace, false);
   return total;
 }
 
@@ -145,15 +164,15 @@ void Reactor::flush_quietly(LaneSlot& slot) noexcept {
     slot.controller.flush(deps_);
   } catch (const std::exception& error) {
     // Their leases run out and the streams are claimed again.
-    core_.observers.worker_failed(lane_label(slot.controller.lane()), refused(error));
+    app_.observers().worker_failed(lane_label(slot.controller.lane()), refused(error));
   } catch (...) {
-    core_.observers.error(lane_label(slot.controller.lane()), "flushing acknowledgements threw a non-exception");
+    app_.observers().error(lane_label(slot.controller.lane()), "flushing acknowledgements threw a non-exception");
   }
 }
 
 SettleResult Reactor::settle(const SettleOptions& options) {
   SettleResult total;
-  if (registry_->empty()) return total;
+  if (idle()) return total;
   std::this_thread::sleep_for(options.debounce);
   // Each pass's acknowledgements ride on the next pass's claim; the last ones
   // are sent before settle returns, so the caller sees every row acknowledged.
@@ -171,7 +190,7 @@ SettleResult Reactor::settle(const SettleOptions& options) {
     throw;
   }
   total.drained += flush_lanes();
-  core_.observers.settled(total);
+  app_.observers().settled(total);
   if (options.throw_on_failure && total.drained.failed > 0) throw SettleError(std::move(total));
   return total;
 }
@@ -186,7 +205,7 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
 void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
   const Lane& lane = slot.controller.lane();
   // This run's stop, not the reactor's: a thread let go stays stopped after a restart.
-  CycleDeps deps{core_, *registry_, coverage_, foreign_, run.stopping};
+  CycleDeps deps{app_, *registry_, coverage_, foreign_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   auto wake_at = std::chrono::steady_clock::now();
   while (!run.stopping) {
@@ -195,16 +214,17 @@ void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
     while (!run.stopping) {
       CycleReport report;
       try {
-        report = slot.controller.drain(deps, AckMode::kCarry);
+        if (registry_->claims_lane(lane.name)) report = slot.controller.drain(deps, AckMode::kCarry);
+        report.result += read_models_.step(app_, *registry_, &lane.name, partitions::ReadModels::Pace::kOnce, true);
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
         // The database is out of reach: the next cycle tries again, later and later.
-        core_.observers.worker_failed(lane_label(lane), refused(error));
+        app_.observers().worker_failed(lane_label(lane), refused(error));
         wake_at = std::chrono::steady_clock::now() + backoff;
         backoff = std::min(backoff * 2, kFailureBackoffMax);
         break;
       }
-      core_.observers.log_unheard(report.result);
+      app_.observers().log_unheard(report.result);
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
       if (!report.result.progressed()) break;
     }
@@ -227,7 +247,7 @@ void Reactor::correlate_loop(const WorkerOptions& options, const WorkerRun& run)
       }
       backoff = kFailureBackoffMin;
     } catch (const std::exception& error) {
-      core_.observers.worker_failed("correlator", refused(error));
+      app_.observers().worker_failed("correlator", refused(error));
       wake_at = std::chrono::steady_clock::now() + backoff;
       backoff = std::min(backoff * 2, kFailureBackoffMax);
     }
@@ -237,13 +257,13 @@ void Reactor::correlate_loop(const WorkerOptions& options, const WorkerRun& run)
 void Reactor::spawn(std::string name, std::function<void()> loop) {
   // The thread's share of the core keeps the reactor, its lanes and the
   // handlers alive for as long as it runs, even once let go past a grace.
-  workers_.spawn(name, [core = core_.shared_from_this(), name, loop = std::move(loop)] {
+  workers_.spawn(name, [share = app_.share(), &app = app_, name, loop = std::move(loop)] {
     try {
       loop();
     } catch (const std::exception& error) {
-      core->observers.error(name, error.what());
+      app.observers().error(name, error.what());
     } catch (...) {
-      core->observers.error(name, "a worker threw a non-exception");
+      app.observers().error(name, "a worker threw a non-exception");
     }
   });
 }
@@ -256,7 +276,7 @@ void Reactor::start(const WorkerOptions& options) {
   const std::lock_guard lock(workers_mutex_);
   if (!workers_.empty()) return;
   // Without reactions the waker still keeps the cache fresh.
-  if (registry_->empty() && !core_.cache.enabled()) return;
+  if (idle() && !app_.cache().enabled()) return;
   initialize();
   stopping_ = false;
   run_ = std::make_shared<WorkerRun>();
@@ -264,7 +284,7 @@ void Reactor::start(const WorkerOptions& options) {
   for (const auto& slot : lanes_) {
     // No work of this app in a lane, no worker there: the lane's rows are other apps'.
     const std::string& lane = slot->controller.lane().name;
-    if (!registry_->claims_lane(lane)) continue;
+    if (!serves_lane(lane)) continue;
     if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
     spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });
@@ -272,8 +292,12 @@ void Reactor::start(const WorkerOptions& options) {
   if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
   spawn(std::string(kWakerName), [this, options, run = run_] {
     // A commit named in a notification drops a cached state it left behind.
-    const auto forget_stale = [this](const CommitNotice& notice) { core_.cache.invalidate(notice.stream, notice.last_id - 1); };
-    Waker(core_.store.pool().conninfo(), options, [this] { wake_all(); }, core_.observers, forget_stale).run(run->stop);
+    const auto forget_stale = [this](const CommitNotice& notice) {
+      app_.cache().invalidate(notice.stream, notice.last_id - 1);
+    };
+    Waker(
+        app_.store().pool().conninfo(), options, [this] { wake_all(); }, app_.observers(), forget_stale)
+        .run(run->stop);
   });
 }
 
@@ -296,8 +320,8 @@ void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
     if (name != kWakerName) busy += (busy.empty() ? "" : ",") + name;
   }
   if (!busy.empty()) {
-    core_.observers.log(LogLevel::kWarning, "shutdown let workers go that were still running after the grace period",
-                        {{"workers", busy}, {"grace_ms", std::to_string(grace->count())}});
+    app_.observers().log(LogLevel::kWarning, "shutdown let workers go that were still running after the grace period",
+                         {{"workers", busy}, {"grace_ms", std::to_string(grace->count())}});
   }
   run_.reset();
   stopping_ = false;
@@ -306,9 +330,9 @@ void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
 RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
                                  const std::function<void(const RebuildProgress&)>& on_progress) {
   initialize();
-  if (projection.run_inline) return rebuild_inline(core_.store.pool(), *registry_, projection, on_progress);
+  if (projection.run_inline) return rebuild_inline(app_.store().pool(), *registry_, projection, on_progress);
   const std::string& target = projection.route.target;
-  core_.transact([&](Sql& sql) {
+  db::transact(app_.store().pool(), [&](Sql& sql) {
     if (projection.truncate) projection.truncate(sql);
     sql.exec("SELECT act.reset($1::jsonb)", {nlohmann::json::array({target})});
   });
@@ -317,7 +341,7 @@ RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
   progress.target = target;
   LaneSlot& slot = slot_for(projection.route.lane);
   for (;;) {
-    const std::vector<Subscription> rows = core_.store.query_streams(StreamFilter::exactly(target));
+    const std::vector<Subscription> rows = app_.store().query_streams(StreamFilter::exactly(target));
     if (rows.empty()) throw std::logic_error("projection " + target + " has no subscription");
     const Subscription& row = rows.front();
     progress.at = row.at;

@@ -12,6 +12,8 @@
 
 #include "act/drain.hpp"
 #include "act/projection.hpp"
+#include "partitions/read_models.hpp"
+#include "react/app_port.hpp"
 #include "react/correlator.hpp"
 #include "react/foreign_targets.hpp"
 #include "react/lane_controller.hpp"
@@ -20,18 +22,22 @@
 #include "react/signal.hpp"
 #include "react/worker_threads.hpp"
 
-namespace act::app_detail {
-struct AppCore;
-}
-
 namespace act::react {
 
 class Reactor {
  public:
-  Reactor(app_detail::AppCore& core, std::unique_ptr<Registry> registry);
+  Reactor(AppPort& app, std::unique_ptr<Registry> registry);
   ~Reactor();
   Reactor(const Reactor&) = delete;
   Reactor& operator=(const Reactor&) = delete;
+
+  // The read models over every partition this reactor's workers, drain and
+  // settle run besides its lanes (partition of partitions); once, before
+  // start. std::invalid_argument when one's lane is not declared.
+  void serve(const std::vector<std::shared_ptr<partitions::CombinedProjection>>& read_models, std::int32_t partition,
+             std::int32_t partitions);
+  // The streams of targets a read model over every partition has not applied to their last event.
+  std::vector<std::string> unapplied(const std::vector<CloseTarget>& targets);
 
   // After an action of this app committed: wake the workers for reactive events.
   void committed(const std::vector<Committed>& events);
@@ -48,7 +54,7 @@ class Reactor {
   SettleResult settle(const SettleOptions& options);
   void start(const WorkerOptions& options);
   // Stops the workers; with a grace, lets go those still running after it
-  // (a handler stuck in a call): they run on by themselves, holding a share of the app's core.
+  // (a handler stuck in a call): they run on by themselves, holding a share of the app.
   void shutdown(std::optional<std::chrono::milliseconds> grace = std::nullopt);
   RebuildProgress rebuild(const detail::ProjectionModel& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress);
@@ -68,6 +74,10 @@ class Reactor {
   // lacks event names this app delivers to it.
   void reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored);
   LaneSlot& slot_for(const std::string& lane);
+  // Nothing to run: no reaction, projection or read model over all partitions.
+  bool idle() const noexcept { return registry_->empty() && read_models_.empty(); }
+  // A worker thread for the lane: this app's rows or a read model over all partitions there.
+  bool serves_lane(const std::string& lane) const { return registry_->claims_lane(lane) || read_models_.in_lane(lane); }
   DrainResult drain_lanes(AckMode mode);
   DrainResult flush_lanes();
   void flush_quietly(LaneSlot& slot) noexcept;
@@ -79,12 +89,13 @@ class Reactor {
   };
   void lane_loop(LaneSlot& slot, const WorkerRun& run);
   void correlate_loop(const WorkerOptions& options, const WorkerRun& run);
-  // A worker thread owning a share of the core; a throw from loop is logged.
+  // A worker thread owning a share of the app; a throw from loop is logged.
   void spawn(std::string name, std::function<void()> loop);
 
-  app_detail::AppCore& core_;
+  AppPort& app_;
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<Correlator> correlator_;  // only with dynamic reactions
+  partitions::ReadModels read_models_;
   std::vector<std::unique_ptr<LaneSlot>> lanes_;
   std::atomic<bool> stopping_{false};
   RowCoverage coverage_;

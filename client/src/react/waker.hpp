@@ -10,8 +10,8 @@
 #include <string>
 
 #include "act/drain.hpp"
+#include "observe/observers.hpp"
 #include "react/commit_notice.hpp"
-#include "app/observers.hpp"
 #include "react/signal.hpp"
 
 namespace act::react {

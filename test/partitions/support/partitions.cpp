@@ -37,8 +37,8 @@ std::shared_ptr<ConnectionPool> PartitionsTest::read_model() const {
   return std::make_shared<ConnectionPool>(read_model_conninfo_);
 }
 
-AppBuilder PartitionsTest::counter_app(std::shared_ptr<ConnectionPool> pool, const std::optional<Lane>& lane) const {
-  AppBuilder builder = act::app(std::move(pool)).with(counter_).logger(stderr_logger(LogLevel::kError));
+AppBuilder PartitionsTest::counter_app(PartitionMap map, const std::optional<Lane>& lane) const {
+  AppBuilder builder = act::app(std::move(map)).with(counter_).logger(stderr_logger(LogLevel::kError));
   if (lane) builder = std::move(builder).lane(*lane);
   return builder;
 }

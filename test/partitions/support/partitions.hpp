@@ -24,10 +24,10 @@ class PartitionsTest : public ::testing::Test {
  protected:
   void SetUp() override;
 
-  // The counter app on pool, in a lane of its own when one is given. It
-  // logs errors only: every app's default lane also claims the rows the SQL
-  // checks left there and warns that it passes their events over.
-  AppBuilder counter_app(std::shared_ptr<ConnectionPool> pool, const std::optional<Lane>& lane = std::nullopt) const;
+  // The counter app on the partitions of map, in a lane of its own when one
+  // is given. It logs errors only: every app's default lane also claims the
+  // rows the SQL checks left there and warns that it passes their events over.
+  AppBuilder counter_app(PartitionMap map, const std::optional<Lane>& lane = std::nullopt) const;
 
   std::int32_t partitions() const { return static_cast<std::int32_t>(conninfos_.size()); }
   // A map with pools of its own, as a separate process would have.

@@ -45,16 +45,16 @@ std::string tally_summary_sql(const std::string& table, bool partition_order) {
          "       FROM " + table + ") AS applied";
 }
 
-PartitionedApp tallied_apps(PartitionMap map, const TallyOptions& options, std::shared_ptr<ConnectionPool> read_model) {
+App tallied_app(PartitionMap map, const TallyOptions& options, std::shared_ptr<ConnectionPool> read_model) {
   TallyOptions local = options;
   local.table = options.table + "_local";
-  const Projection each = tally(local);
-  const Lane lane = tally_lane(options.lane);
-  PartitionedApp apps(std::move(map), [&](std::shared_ptr<ConnectionPool> pool) {
-    return act::app(std::move(pool)).with(counter_state()).with(each).lane(lane).logger(stderr_logger(LogLevel::kError));
-  });
-  apps.add(tally(options), std::move(read_model));
-  return apps;
+  return act::app(std::move(map))
+      .with(counter_state())
+      .with(tally(local))
+      .with(tally(options), std::move(read_model))
+      .lane(tally_lane(options.lane))
+      .logger(stderr_logger(LogLevel::kError))
+      .build();
 }
 
 }  // namespace act::test

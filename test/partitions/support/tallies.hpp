@@ -33,9 +33,9 @@ Lane tally_lane(const std::string& name);
 // partitions applies each partition in order).
 std::string tally_summary_sql(const std::string& table, bool partition_order);
 
-// The counter app of each partition with a tally of its own (table
-// <table>_local in the partition's database, lane tally_lane(lane)), and
-// the tally over all partitions (table <table> in read_model's database).
-PartitionedApp tallied_apps(PartitionMap map, const TallyOptions& options, std::shared_ptr<ConnectionPool> read_model);
+// The counter app over the partitions of map with a tally in each partition
+// (table <table>_local in the partition's database, lane tally_lane(lane)),
+// and the tally over all partitions (table <table> in read_model's database).
+App tallied_app(PartitionMap map, const TallyOptions& options, std::shared_ptr<ConnectionPool> read_model);
 
 }  // namespace act::test

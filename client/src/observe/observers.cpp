@@ -1,4 +1,4 @@
-#include "app/observers.hpp"
+#include "observe/observers.hpp"
 
 #include <exception>
 
