@@ -1,0 +1,34 @@
+// Fills a database with Message DB (@eventide/message-db), installed by the
+// package's own script, through its own API: message_store.write_message,
+// with and without an expected version, over streams of several categories
+// (commands too), metadata as Eventide writes it.
+//   node fill-message-db.mjs DATABASE EVENTS     (the cluster from PG*)
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+
+const [database, wanted] = [process.argv[2], Number(process.argv[3])];
+// Message DB's functions call each other unqualified: its role's search path
+// (roles/message-store.sql) names the schema, and so does a client of another role.
+const client = new pg.Client({ database, options: "-c search_path=message_store,public" });
+await client.connect();
+const versions = new Map();
+for (let i = 0; i < wanted; i++) {
+  const stream = i % 5 === 0 ? `account:command-${i % 23}` : `${i % 2 ? "account" : "transfer"}-${i % 89}`;
+  const metadata =
+    i % 7 === 0
+      ? null
+      : { correlationStreamName: `transfer-${i % 11}`, causationMessagePosition: i, schemaVersion: "1" };
+  const expected = versions.has(stream) ? versions.get(stream) : -1;
+  // Every fourth write checks its expected version, as Eventide's writers do.
+  await client.query("SELECT message_store.write_message($1, $2, $3, $4, $5, $6)", [
+    randomUUID(),
+    stream,
+    i % 3 ? "Deposited" : "Withdrawn",
+    { amount: i, currency: "EUR", note: `m${i} "q" \\` },
+    metadata,
+    i % 4 === 0 ? expected : null,
+  ]);
+  versions.set(stream, expected + 1);
+}
+await client.end();
+console.log(wanted);
