@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -54,13 +55,35 @@ int Check(pqxx::connection& source_connection, const ImportSource& source, act::
   return kOk;
 }
 
+// The import's commits need not wait for their flush to disk each: a crash
+// loses at most the last of them, and the next run continues after those
+// that survived (the newest import key). libpq reads PGOPTIONS for the
+// store's connections unless --dsn sets options itself.
+void CommitWithoutFlushWait() {
+  const char* options = std::getenv("PGOPTIONS");
+  const std::string ours = std::string(options ? options : "") + " -c synchronous_commit=off";
+  ::setenv("PGOPTIONS", ours.c_str(), 1);
+}
+
+// Once all is committed, one flushed commit makes every earlier one durable:
+// the import reports only what a crash can no longer take back.
+void Flush(const Database& db) {
+  const auto connection = Connect(db);
+  pqxx::work txn{*connection};
+  txn.exec("SET LOCAL synchronous_commit = on");
+  txn.exec("SELECT pg_catalog.txid_current()");  // an xid, so that the commit waits for the flush
+  txn.commit();
+}
+
 int Import(const Database& db, const ImportArgs& args) {
   const ImportSource source = SourceOf(args);
   const auto source_connection = Connect(Database{args.source_dsn});
+  if (!args.check_only && !args.dry_run) CommitWithoutFlushWait();
   auto store = act::Store(std::make_shared<act::ConnectionPool>(db.dsn, act::PoolOptions{.max_connections = 1}));
   if (args.check_only) return Check(*source_connection, source, store);
 
   const ImportReport report = RunImport(*source_connection, source, store, {args.dry_run, args.limit});
+  if (!args.dry_run) Flush(db);
   const std::string resumed =
       report.resumed_after > 0 ? fmt::format(" after source position {} (imported before)", report.resumed_after) : "";
   if (args.dry_run) {
