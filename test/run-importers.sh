@@ -43,26 +43,12 @@ cleanup() {
   for d in "${databases[@]}"; do dropdb --if-exists "$d" >/dev/null 2>&1; done
 }
 trap cleanup EXIT
-new_database() {  # new_database NAME: made now, dropped at the end
-  databases+=("$1")
-  createdb "$1" || cannot_run "cannot create database $1"
-}
 events_in() { sql "SELECT count(*) FROM act.events" "$1"; }
 
-# fill PEER DB: the peer's store in DB with $events events, through its own API.
-fill() {
-  local peer=$1 db=$2
-  new_database "$db"
-  # The source's durability is not what is tested: its writes go faster without a flush each.
-  sql "ALTER DATABASE $db SET synchronous_commit = off" postgres >/dev/null
-  if [ "$peer" = message-db ]; then
-    (cd test/importers/node_modules/@eventide/message-db/database &&
-      DATABASE_NAME=$db CREATE_DATABASE=off PGOPTIONS='-c client_min_messages=warning' ./install.sh) \
-      >"$dir/$peer-install.log" 2>&1 || { cat "$dir/$peer-install.log" >&2; cannot_run "Message DB's install.sh failed"; }
-  fi
-  # Act reads its package.json from the working directory.
-  LOG_LEVEL=error timeout 900 env -C test/importers node "fill-$peer.mjs" "$db" "$events" >"$dir/$peer-fill.log" 2>&1 ||
-    { cat "$dir/$peer-fill.log" >&2; cannot_run "could not fill the $peer store"; }
+fill() {  # fill PEER DB: the peer's store in DB with $events events
+  databases+=("$2")
+  timeout 900 test/importers/fill.sh "$1" "$2" "$events" "$dir/$1-fill.log" ||
+    { cat "$dir/$1-fill.log" >&2; cannot_run "could not fill the $1 store"; }
 }
 
 for peer in act-pg message-db emmett; do
@@ -86,7 +72,13 @@ for peer in act-pg message-db emmett; do
   check 1 "$peer: the check of an unfinished import fails" "${import[@]}" --check-only &&
     has "$peer: it names the first missing event" "$out" "not in pg_act"
 
-  # Killed mid-way (after its first events landed), then run again to the end.
+  # Killed mid-way (after its first events landed), then run again to the
+  # end. Each event written takes 10 ms more meanwhile, so that the import is
+  # still running when it is killed.
+  sql "CREATE FUNCTION public.slow_insert() RETURNS trigger LANGUAGE plpgsql AS
+       \$\$BEGIN PERFORM pg_sleep(0.01); RETURN NEW; END\$\$;
+       CREATE TRIGGER slow_insert BEFORE INSERT ON act.events FOR EACH ROW EXECUTE FUNCTION public.slow_insert()" \
+    "$target" >/dev/null
   "${import[@]}" >"$dir/$peer-killed.out" 2>&1 &
   killed=$!
   for _ in $(seq 600); do
@@ -97,6 +89,7 @@ for peer in act-pg message-db emmett; do
   wait "$killed" 2>/dev/null
   killed=""
   grep -q "^check passed" "$dir/$peer-killed.out" && fail "$peer: the import ended before it could be killed" || pass
+  sql "DROP TRIGGER slow_insert ON act.events; DROP FUNCTION public.slow_insert()" "$target" >/dev/null
   check 0 "$peer: import resumed" "${import[@]}" &&
     has "$peer: resumed after the last commit" "$out" "^imported [0-9]+ events .* after source position [0-9]+" &&
     has "$peer: the check passes" "$out" "^check passed: $events events"
