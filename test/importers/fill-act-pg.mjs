@@ -44,18 +44,23 @@ const Account = state("Account", z.object({ balance: z.number() }))
 const app = act().with(Account).build();
 const actor = { id: "importer-test", name: "Importer test" };
 // Act loads a stream's events for each action: streams of a few dozen events
-// keep that short at any size.
-const streams = Math.max(97, Math.ceil(wanted / 40));
+// keep that short at any size. Eight writers at once, each on streams of its
+// own (the stream count is a multiple of eight), so none conflicts.
+const writers = 8;
+const streams = writers * Math.ceil(Math.max(97, wanted / 40) / writers);
 let written = 0;
-for (let i = 0; written < wanted; i++) {
-  const target = { stream: `account-${i % streams}`, actor };
-  if (i % 3 === 0 || wanted - written < 2) {
-    await app.do("note", target, { text: `note ${i} with "quotes" and \\ backslash` });
-    written += 1;
-  } else {
-    await app.do("deposit", target, { amount: i * 1.5, memo: `memo ${i}` });
-    written += 2;
+async function writer(k) {
+  for (let i = k; written < wanted; i += writers) {
+    const target = { stream: `account-${i % streams}`, actor };
+    if (i % 3 === 0 || wanted - written < 2) {
+      written += 1;
+      await app.do("note", target, { text: `note ${i} with "quotes" and \\ backslash` });
+    } else {
+      written += 2;
+      await app.do("deposit", target, { amount: i * 1.5, memo: `memo ${i}` });
+    }
   }
 }
+await Promise.all([...Array(writers).keys()].map(writer));
 await dispose()();
 console.log(written);

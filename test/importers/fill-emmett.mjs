@@ -9,17 +9,23 @@ const socket = encodeURIComponent(process.env.PGHOST);
 const store = getPostgreSQLEventStore(
   `postgresql://${process.env.PGUSER}@${socket}:${process.env.PGPORT}/${database}`,
 );
+// Eight writers at once, each on streams of its own (the stream count is a
+// multiple of eight).
+const writers = 8;
 let written = 0;
-for (let i = 0; written < wanted; i++) {
-  const stream = `shoppingCart-${i % 71}`;
-  const many = i % 4 === 0 && wanted - written >= 3;
-  const events = (many ? [0, 1, 2] : [0]).map((k) => ({
-    type: k === 2 ? "ShoppingCartConfirmed" : "ProductItemAdded",
-    data: { productItem: { productId: `p${i}-${k}`, quantity: k + 1, price: i / 4 }, note: `"q" \\ ü` },
-    metadata: { tenant: `t${i % 3}` },
-  }));
-  await store.appendToStream(stream, events);
-  written += events.length;
+async function writer(k) {
+  for (let i = k; written < wanted; i += writers) {
+    const stream = `shoppingCart-${i % 72}`;
+    const many = i % 4 === 0 && wanted - written >= 3;
+    const events = (many ? [0, 1, 2] : [0]).map((j) => ({
+      type: j === 2 ? "ShoppingCartConfirmed" : "ProductItemAdded",
+      data: { productItem: { productId: `p${i}-${j}`, quantity: j + 1, price: i / 4 }, note: `"q" \\ ü` },
+      metadata: { tenant: `t${i % 3}` },
+    }));
+    written += events.length;
+    await store.appendToStream(stream, events);
+  }
 }
+await Promise.all([...Array(writers).keys()].map(writer));
 await store.close();
 console.log(written);

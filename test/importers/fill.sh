@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 createdb "$db"
 # The source's durability is not what is measured or tested: its writes go
 # faster without waiting for a flush each.
-psql -qXAt -v ON_ERROR_STOP=1 -d postgres -c "ALTER DATABASE $db SET synchronous_commit = off" >/dev/null
+psql -qXAt -v ON_ERROR_STOP=1 -d postgres -c "ALTER DATABASE \"$db\" SET synchronous_commit = off" >/dev/null
 if [ "$peer" = message-db ]; then
   (cd node_modules/@eventide/message-db/database &&
     DATABASE_NAME=$db CREATE_DATABASE=off PGOPTIONS='-c client_min_messages=warning' ./install.sh) >"$log" 2>&1
