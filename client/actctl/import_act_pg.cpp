@@ -13,4 +13,3 @@ ImportSource ActPgSource(const std::string& schema, const std::string& table) {
 }
 
 }  // namespace actctl
-

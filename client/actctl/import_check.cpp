@@ -28,16 +28,18 @@ class Comparison {
   // One event of pg_act against the source's event in the same place of the order.
   void Compare(const act::Committed& target, const SourceEvent& source) {
     const auto where = [&] {
-      return fmt::format("pg_act's event {} (\"{}\" version {}) against the source's at position {} (\"{}\" version "
-                         "{})",
-                         target.id, target.stream, target.version, source.position, source.stream, source.version);
+      return fmt::format(
+          "pg_act's event {} (\"{}\" version {}) against the source's at position {} (\"{}\" version "
+          "{})",
+          target.id, target.stream, target.version, source.position, source.stream, source.version);
     };
     if (target.stream != source.stream || target.version != source.version) {
       Differs(where() + ": another event in this place of the order");
       return;
     }
     const Restored restored = RestoredFrom(target.meta);
-    if (target.name != source.name) Differs(where() + fmt::format(": name \"{}\", not \"{}\"", target.name, source.name));
+    if (target.name != source.name)
+      Differs(where() + fmt::format(": name \"{}\", not \"{}\"", target.name, source.name));
     if (target.data != source.data) Differs(where() + ": other data");
     if (restored.meta != source.meta) Differs(where() + ": other metadata");
     if (restored.created != source.created)
@@ -79,9 +81,10 @@ CheckReport CheckImport(pqxx::connection& source_connection, const ImportSource&
     next = reader.Next();
   });
   if (next)
-    comparison.Differs(fmt::format("the source's event at position {} (\"{}\" version {}) and those after it are not "
-                                   "in pg_act",
-                                   next->position, next->stream, next->version));
+    comparison.Differs(
+        fmt::format("the source's event at position {} (\"{}\" version {}) and those after it are not "
+                    "in pg_act",
+                    next->position, next->stream, next->version));
   for (const auto& [stream, events] : counts.per_stream) {
     const auto found = target_counts.find(stream);
     const std::int64_t held = found == target_counts.end() ? 0 : found->second;

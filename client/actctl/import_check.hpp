@@ -14,7 +14,7 @@
 namespace actctl {
 
 struct CheckReport {
-  std::int64_t events = 0;   // compared
+  std::int64_t events = 0;  // compared
   std::int64_t streams = 0;
   std::vector<std::string> differences;  // the first few, each one line
   std::int64_t difference_count = 0;

@@ -37,9 +37,10 @@ nlohmann::json TargetMeta(const nlohmann::json& source_meta, act::Timestamp crea
   nlohmann::json meta = source_meta;
   for (const std::string_view added : {kRestoredCreated, kIdempotencyKey})
     if (meta.contains(added))
-      throw UsageError(fmt::format("the source's event at position {} has \"{}\" in its metadata, a key the import "
-                                   "writes there itself",
-                                   position, added));
+      throw UsageError(
+          fmt::format("the source's event at position {} has \"{}\" in its metadata, a key the import "
+                      "writes there itself",
+                      position, added));
   meta[std::string(kRestoredCreated)] = act::to_iso8601(created);
   meta[std::string(kIdempotencyKey)] = key;
   return meta;

@@ -16,9 +16,10 @@ void InUtc(pqxx::work& txn) { txn.exec("SET LOCAL TimeZone = 'UTC'"); }
 nlohmann::json Object(const pqxx::field& field, std::int64_t position, const char* what) {
   nlohmann::json value = nlohmann::json::parse(field.c_str());
   if (!value.is_object())
-    throw UsageError(fmt::format("the source's event at position {} has {} {}, not a JSON object: pg_act keeps "
-                                 "objects only",
-                                 position, what, value.type_name()));
+    throw UsageError(
+        fmt::format("the source's event at position {} has {} {}, not a JSON object: pg_act keeps "
+                    "objects only",
+                    position, what, value.type_name()));
   return value;
 }
 
@@ -39,8 +40,8 @@ SourceCounts CountSource(pqxx::connection& connection, const ImportSource& sourc
 SourceReader::SourceReader(pqxx::connection& connection, const ImportSource& source, std::int64_t after,
                            std::int32_t page_size)
     : connection_(connection),
-      sql_("SELECT position, stream, version, name, data::text, meta::text, created::text FROM (" +
-           source.events_sql + ") e WHERE position > $1 ORDER BY position LIMIT $2"),
+      sql_("SELECT position, stream, version, name, data::text, meta::text, created::text FROM (" + source.events_sql +
+           ") e WHERE position > $1 ORDER BY position LIMIT $2"),
       after_(after),
       page_size_(page_size) {}
 

@@ -33,8 +33,8 @@ struct Batch {
 
   bool Takes(const SourceEvent& event) const {
     return !messages.empty() && event.stream == stream &&
-           event.version == first_version + static_cast<std::int32_t>(messages.size()) &&
-           event.created == created && event.meta == meta;
+           event.version == first_version + static_cast<std::int32_t>(messages.size()) && event.created == created &&
+           event.meta == meta;
   }
 };
 
@@ -66,9 +66,10 @@ class Writer {
       try {
         store_.commit(batch_.stream, batch_.messages, meta, expected);
       } catch (const act::ConcurrencyError& e) {
-        throw UsageError(fmt::format("stream \"{}\" in pg_act is not where the source's event at position {} "
-                                     "continues it (version {}): {}; was it written by other means meanwhile?",
-                                     batch_.stream, batch_.first_position, batch_.first_version, e.what()));
+        throw UsageError(
+            fmt::format("stream \"{}\" in pg_act is not where the source's event at position {} "
+                        "continues it (version {}): {}; was it written by other means meanwhile?",
+                        batch_.stream, batch_.first_position, batch_.first_version, e.what()));
       }
     }
     next_version_[batch_.stream] = batch_.first_version + static_cast<std::int32_t>(batch_.messages.size());
@@ -86,8 +87,7 @@ class Writer {
   // written by other means).
   void CheckNextVersion(const SourceEvent& event) {
     auto next = next_version_.find(event.stream);
-    if (next == next_version_.end())
-      next = next_version_.emplace(event.stream, store_.version(event.stream) + 1).first;
+    if (next == next_version_.end()) next = next_version_.emplace(event.stream, store_.version(event.stream) + 1).first;
     if (event.version != next->second)
       throw UsageError(fmt::format(
           "the source's event at position {} has version {} of stream \"{}\", but the stream's next version in "

@@ -16,8 +16,8 @@ namespace actctl {
 std::int64_t ImportedUpTo(act::Store& store, const ImportSource& source);
 
 struct ImportOptions {
-  bool dry_run = false;                 // read and judge everything, commit nothing
-  std::optional<std::int64_t> limit;    // stop after this many events
+  bool dry_run = false;               // read and judge everything, commit nothing
+  std::optional<std::int64_t> limit;  // stop after this many events
 };
 
 struct ImportReport {
@@ -25,7 +25,7 @@ struct ImportReport {
   std::int64_t events = 0;         // imported (or, dry, to import)
   std::int64_t commits = 0;
   std::int64_t streams = 0;
-  bool complete = false;           // the source's end was reached
+  bool complete = false;  // the source's end was reached
 };
 
 ImportReport RunImport(pqxx::connection& source_connection, const ImportSource& source, act::Store& store,

@@ -9,7 +9,7 @@
 namespace actctl {
 
 struct ImportSource {
-  std::string name;   // as --from spells it: "act-pg", "message-db", "emmett"
+  std::string name;  // as --from spells it: "act-pg", "message-db", "emmett"
   // A SELECT of the source's events with the columns
   //   position bigint     the source's global order, unique and increasing
   //   stream text, version bigint (0-based), name text,

@@ -21,7 +21,12 @@ std::string Duration(double seconds) {
 }  // namespace
 
 Progress::Progress(std::FILE* out, std::string task, std::string verb, std::string past)
-    : out_(out), task_(std::move(task)), verb_(std::move(verb)), past_(std::move(past)), terminal_(IsTerminal(out)), colours_(ColoursWanted(out)) {}
+    : out_(out),
+      task_(std::move(task)),
+      verb_(std::move(verb)),
+      past_(std::move(past)),
+      terminal_(IsTerminal(out)),
+      colours_(ColoursWanted(out)) {}
 
 bool Progress::Due(std::chrono::milliseconds every) {
   const Clock::time_point now = Clock::now();
