@@ -7,7 +7,7 @@ namespace actctl {
 
 ImportSource ActPgSource(const std::string& schema, const std::string& table) {
   return {"act-pg",
-          "SELECT id::bigint AS position, stream::text AS stream, version::bigint AS version, name::text AS name, "
+          "SELECT id AS position, stream::text AS stream, version::bigint AS version, name::text AS name, "
           "COALESCE(data, '{}') AS data, COALESCE(meta, '{}') AS meta, created FROM " +
               QuoteIdentifier(schema) + "." + QuoteIdentifier(table)};
 }

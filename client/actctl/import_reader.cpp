@@ -10,9 +10,6 @@ namespace actctl {
 
 namespace {
 
-// The source's times read back in UTC, in the form act::parse_timestamp reads.
-void InUtc(pqxx::work& txn) { txn.exec("SET LOCAL TimeZone = 'UTC'"); }
-
 nlohmann::json Object(const pqxx::field& field, std::int64_t position, const char* what) {
   nlohmann::json value = nlohmann::json::parse(field.c_str());
   if (!value.is_object())
@@ -39,16 +36,16 @@ SourceCounts CountSource(pqxx::connection& connection, const ImportSource& sourc
 
 SourceReader::SourceReader(pqxx::connection& connection, const ImportSource& source, std::int64_t after,
                            std::int32_t page_size)
-    : connection_(connection),
-      sql_("SELECT position, stream, version, name, data::text, meta::text, created::text FROM (" + source.events_sql +
-           ") e WHERE position > $1 ORDER BY position LIMIT $2"),
-      after_(after),
-      page_size_(page_size) {}
+    : txn_(connection), fetch_(fmt::format("FETCH {} FROM import_source", page_size)), page_size_(page_size) {
+  txn_.exec("SET LOCAL TimeZone = 'UTC'");  // times as act::parse_timestamp reads them
+  txn_.exec(fmt::format(
+      "DECLARE import_source NO SCROLL CURSOR FOR SELECT position, stream, version, name, data::text, meta::text, "
+      "created::text FROM ({}) e WHERE position > {} ORDER BY position",
+      source.events_sql, after));
+}
 
 void SourceReader::ReadPage() {
-  pqxx::work txn{connection_};
-  InUtc(txn);
-  const pqxx::result rows = txn.exec_params(sql_, after_, page_size_);
+  const pqxx::result rows = txn_.exec(fetch_);
   for (const auto& row : rows) {
     SourceEvent event;
     event.position = row[0].as<std::int64_t>();
@@ -64,7 +61,6 @@ void SourceReader::ReadPage() {
     event.created = act::parse_timestamp(row[6].c_str());
     page_.push_back(std::move(event));
   }
-  if (!page_.empty()) after_ = page_.back().position;
   if (static_cast<std::int64_t>(rows.size()) < page_size_) exhausted_ = true;
 }
 

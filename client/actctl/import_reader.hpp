@@ -1,6 +1,7 @@
 #pragma once
 // Reads a source store's events in its global order, a page per round trip,
-// each page a keyset read after the last position seen.
+// from one cursor: one snapshot of the source, and one sort whatever its
+// indexes (Emmett's table has none on global_position).
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -38,6 +39,7 @@ class SourceReader {
   // Events with positions above `after`. A source event pg_act cannot hold
   // (data or meta not an object, a version out of range) is a UsageError
   // naming its position.
+  // The connection runs nothing else while the reader lives.
   SourceReader(pqxx::connection& connection, const ImportSource& source, std::int64_t after,
                std::int32_t page_size = 1000);
 
@@ -47,9 +49,8 @@ class SourceReader {
  private:
   void ReadPage();
 
-  pqxx::connection& connection_;
-  const std::string sql_;
-  std::int64_t after_;
+  pqxx::work txn_;
+  const std::string fetch_;
   const std::int32_t page_size_;
   std::deque<SourceEvent> page_;
   bool exhausted_ = false;
