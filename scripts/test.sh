@@ -53,6 +53,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "client/$mode" "$p" "$f"
   read -r p f < <(test/run-act-adapter.sh "$cluster")
   count "act-adapter/$mode" "${p:-0}" "${f:-1}"
+  read -r p f < <(test/run-importers.sh "$cluster")
+  count "importers/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-gap-safety.sh 3)
   count "gap-safety/$mode" "$p" "$f"
   read -r p f < <(test/run-stress.sh "$cluster")

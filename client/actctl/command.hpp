@@ -49,5 +49,6 @@ void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metri
 void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // operators.cpp: unblock, reset, release, prioritize, defer
 void AddTail(CLI::App& app, const Database& db, Chosen& chosen);        // tail.cpp
 void AddVerify(CLI::App& app, const Database& db, Chosen& chosen);      // verify.cpp
+void AddImport(CLI::App& app, const Database& db, Chosen& chosen);      // import.cpp: --from act-pg, message-db, emmett
 
 }  // namespace actctl

@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
   actctl::AddOperators(app, db, chosen);
   actctl::AddTail(app, db, chosen);
   actctl::AddVerify(app, db, chosen);
+  actctl::AddImport(app, db, chosen);
 
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "terminal.hpp"
 
@@ -19,7 +20,13 @@ std::string Duration(double seconds) {
 
 }  // namespace
 
-Progress::Progress(std::FILE* out) : out_(out), terminal_(IsTerminal(out)), colours_(ColoursWanted(out)) {}
+Progress::Progress(std::FILE* out, std::string task, std::string verb, std::string past)
+    : out_(out),
+      task_(std::move(task)),
+      verb_(std::move(verb)),
+      past_(std::move(past)),
+      terminal_(IsTerminal(out)),
+      colours_(ColoursWanted(out)) {}
 
 bool Progress::Due(std::chrono::milliseconds every) {
   const Clock::time_point now = Clock::now();
@@ -55,9 +62,9 @@ void Progress::Draw(std::string line, std::size_t mark, std::size_t marked) {
 
 void Progress::Counting(std::int64_t streams) {
   if (terminal_) {
-    if (Due(std::chrono::milliseconds(100))) Draw(fmt::format("verify: counting streams, {} so far", streams), 0, 0);
+    if (Due(std::chrono::milliseconds(100))) Draw(fmt::format("{}: counting streams, {} so far", task_, streams), 0, 0);
   } else if (Clock::now() - started_ >= std::chrono::seconds(1) && Due(std::chrono::seconds(1))) {
-    fmt::print(out_, "verify: counting streams, {} so far\n", streams);
+    fmt::print(out_, "{}: counting streams, {} so far\n", task_, streams);
   }
 }
 
@@ -69,13 +76,13 @@ void Progress::Start(std::int64_t streams, std::int64_t events) {
   if (terminal_)
     Update(0, 0);
   else
-    fmt::print(out_, "verify: {} streams, {} events to check\n", streams, events);
+    fmt::print(out_, "{}: {} streams, {} events to {}\n", task_, streams, events, verb_);
 }
 
 void Progress::Update(std::int64_t streams, std::int64_t events) {
   if (!terminal_) {
     if (Clock::now() - started_ >= std::chrono::seconds(1) && Due(std::chrono::seconds(1)))
-      fmt::print(out_, "verify: {}\n", Figures(streams, events, true));
+      fmt::print(out_, "{}: {}\n", task_, Figures(streams, events, true));
     return;
   }
   if (!Due(std::chrono::milliseconds(100))) return;
@@ -84,7 +91,7 @@ void Progress::Update(std::int64_t streams, std::int64_t events) {
                       : total_streams_ > 0 ? static_cast<double>(streams) / static_cast<double>(total_streams_)
                                            : 1.0;
   const auto filled = static_cast<std::size_t>(std::clamp(done, 0.0, 1.0) * kBar);
-  const std::string prefix = "verify [";
+  const std::string prefix = task_ + " [";
   Draw(prefix + std::string(filled, '#') + std::string(kBar - filled, '-') + "] " + Figures(streams, events, false),
        prefix.size(), filled);
 }
@@ -103,7 +110,7 @@ void Progress::Finish(std::int64_t streams, std::int64_t events) {
     return;
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - started_).count();
-  fmt::print(out_, "verify: {} streams, {} events checked in {:.1f} s\n", streams, events, seconds);
+  fmt::print(out_, "{}: {} streams, {} events {} in {:.1f} s\n", task_, streams, events, past_, seconds);
 }
 
 }  // namespace actctl

@@ -1,5 +1,5 @@
 #pragma once
-// verify's progress on stderr: on a terminal a bar redrawn in place (with
+// A long command's progress on stderr (verify's, import's): on a terminal a bar redrawn in place (with
 // streams done of all, events per second and an estimate of the time left),
 // elsewhere a plain line at most every second, and one at the start and end.
 #include <chrono>
@@ -11,7 +11,10 @@ namespace actctl {
 
 class Progress {
  public:
-  explicit Progress(std::FILE* out);
+  // task names the command on each line; verb and past say what it does to
+  // events ("check", "checked").
+  explicit Progress(std::FILE* out, std::string task = "verify", std::string verb = "check",
+                    std::string past = "checked");
 
   void Counting(std::int64_t streams);                     // while the streams are being counted
   void Start(std::int64_t streams, std::int64_t events);   // the totals to check (events: as versions span)
@@ -29,6 +32,7 @@ class Progress {
   std::string Figures(std::int64_t streams, std::int64_t events, bool with_events) const;
 
   std::FILE* const out_;
+  const std::string task_, verb_, past_;
   const bool terminal_;
   const bool colours_;
   Clock::time_point started_ = Clock::now();
