@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "detoast_arena.hpp"
 #include "index_scan.hpp"
@@ -38,6 +39,7 @@ struct EventRow {
   std::string_view meta;
   TimestampTz created = 0;  // Postgres microseconds since 2000-01-01
   std::string_view hash;    // as stored: 32 bytes unless tampered with
+  std::vector<std::string> tags;  // act.event_tags, in the order given; empty: untagged
 };
 
 class EventRows {
@@ -64,8 +66,13 @@ class EventRows {
   };
   void Prepare();
 
+  void ReadTags(EventRow& row) const;
+
   IndexScan scan_;
   Columns columns_;
+  // Whether act.event_tags has a row: a log without tags pays no lookup per
+  // event. A deleted tag row still shows: the event's stored hash covers it.
+  bool any_tags_ = false;
   DetoastArena detoasted_;  // values read out of TOAST, freed row by row
 };
 
