@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "arrays.hpp"
-#include "relations.hpp"
 
 namespace act::pg {
 namespace {
@@ -20,30 +19,13 @@ IndexScan ScanOf(const EventRows::IdRange& range) {
   return IndexScan("events", "events_pkey", keys, 2, ScanSnapshot::kActive);
 }
 
-bool AnyTags() {
-  // An older version's schema, before ALTER EXTENSION UPDATE, has no tags.
-  if (!ActRelationExists("event_tags")) return false;
-  IndexScan scan("event_tags", "event_tags_pkey", nullptr, 0, ScanSnapshot::kActive);
-  return scan.Next();
-}
-
 }  // namespace
 
 EventRows::EventRows(const InStream& scope) : scan_(ScanOf(scope)) { Prepare(); }
 
 EventRows::EventRows(const IdRange& range) : scan_(ScanOf(range)) { Prepare(); }
 
-void EventRows::ReadTags(EventRow& row) const {
-  row.tags.clear();
-  if (!any_tags_) return;
-  const IndexKey key{1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(row.id)};
-  IndexScan scan("event_tags", "event_tags_pkey", &key, 1, ScanSnapshot::kActive);
-  const int tag = scan.Column("tag");
-  while (scan.Next()) row.tags.emplace_back(scan.BytesAt(tag).value_or(std::string_view()));
-}
-
 void EventRows::Prepare() {
-  any_tags_ = AnyTags();
   columns_.id = scan_.Column("id");
   columns_.stream = scan_.Column("stream");
   columns_.version = scan_.Column("version");
@@ -83,7 +65,7 @@ bool EventRows::Next(EventRow& row) {
   row.data = detoasted_.Bytes(data);
   row.meta = detoasted_.Bytes(meta);
   row.hash = detoasted_.Bytes(hash);
-  ReadTags(row);
+  tag_reader_.Read(row.id, row.tags);
   return true;
 }
 

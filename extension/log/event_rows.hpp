@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "detoast_arena.hpp"
+#include "event_tags.hpp"
 #include "index_scan.hpp"
 
 namespace act::pg {
@@ -66,13 +67,9 @@ class EventRows {
   };
   void Prepare();
 
-  void ReadTags(EventRow& row) const;
-
   IndexScan scan_;
   Columns columns_;
-  // Whether act.event_tags has a row: a log without tags pays no lookup per
-  // event. A deleted tag row still shows: the event's stored hash covers it.
-  bool any_tags_ = false;
+  EventTagReader tag_reader_;
   DetoastArena detoasted_;  // values read out of TOAST, freed row by row
 };
 

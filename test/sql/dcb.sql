@@ -40,6 +40,13 @@ SELECT is((SELECT count(*) FROM act.commit('course-c1', '[{"name": "__snapshot__
 SELECT is((SELECT count(*) FROM act.read('{"items": [{"tags": ["course:c1"]}]}')), 3::bigint, 'a snapshot never matches a query');
 SELECT is((SELECT count(*) FROM act.verify() WHERE NOT valid), 0::bigint, 'tagged events verify');
 
+-- act.claim_events hands out tags (key present only when there are some).
+SELECT is((SELECT count(*) FROM act.subscribe('[{"stream": "tag-reader", "source": "student-s1", "lane": "tags"}]')), 1::bigint,
+  'a subscription to a stream with tagged events');
+CREATE TEMP TABLE claimed AS SELECT * FROM act.claim_events(10, 0, 'w', 60000, 'tags', 10);
+SELECT is((SELECT events -> 0 -> 'tags' FROM claimed), '["student:s1", "course:c1"]'::jsonb, 'a tagged event object carries its tags in order');
+SELECT is((SELECT events -> 1 ? 'tags' FROM claimed), false, 'an untagged event object has no tags key');
+
 -- Conditions
 SELECT throws_ok($$SELECT * FROM act.append('[{"stream": "student-s1", "name": "Enrolled", "tags": ["student:s1", "course:c1"]}]',
   '{"fail_if_events_match": {"items": [{"types": ["Absent"]}, {"types": ["Enrolled"], "tags": ["student:s1"]}]}}')$$,
