@@ -55,6 +55,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "act-adapter/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-gap-safety.sh 3)
   count "gap-safety/$mode" "$p" "$f"
+  read -r p f < <(test/run-dcb-race.sh 1000 16)
+  count "dcb-race/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-stress.sh "$cluster")
   count "stress/$mode" "$p" "$f"
   read -r p f < <(test/run-dump-restore.sh "$cluster")
