@@ -97,6 +97,8 @@ ACT_SQL_FUNCTION(act_append) {
   core::ValidateArgumentSize("events and meta", pg::ArgumentBytes(fcinfo, 0) + (PG_ARGISNULL(2) ? 0 : pg::ArgumentBytes(fcinfo, 2)));
   const std::vector<pg::EventInput> events = pg::ReadStreamEvents(pg::JsonbArg(fcinfo, 0));
   const core::AppendCondition condition = core::ParseCondition(pg::JsonArgument(fcinfo, 1, "condition"));
+  if (condition.fail_if_events_match)
+    pg::RequireHostedBoundary(*condition.fail_if_events_match, "condition.fail_if_events_match");
   Jsonb* meta = PG_ARGISNULL(2) ? pg::EmptyObject() : pg::JsonbArg(fcinfo, 2);
   if (pg::RootKind(meta) != core::JsonKind::kObject)
     throw core::ValidationError("meta must be a JSON object, not " +

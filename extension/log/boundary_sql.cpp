@@ -3,7 +3,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "act/core/errors.hpp"
 #include "arrays.hpp"
+#include "hosted_partition.hpp"
 #include "spi.hpp"
 
 namespace act::pg {
@@ -28,6 +30,16 @@ SPIPlanPtr PlanFor(const std::string& text) {
 }
 
 }  // namespace
+
+void RequireHostedBoundary(const core::Query& query, const std::string& path) {
+  if (!Partitioned()) return;
+  for (std::size_t i = 0; i < query.items.size(); ++i) {
+    const std::string item = path + ".items[" + std::to_string(i) + "]";
+    if (query.items[i].tags.empty())
+      throw core::ValidationError(item + " has no tag: in partitioned mode every item needs one, whose partition it reads");
+    RequireHostedTag(query.items[i].tags.front(), item);
+  }
+}
 
 BoundStatement BindBoundaryQuery(const core::QuerySql& sql, int64 after, int64 at_most, std::optional<int64> limit) {
   BoundStatement bound;

@@ -17,6 +17,7 @@ using namespace act;
 ACT_SQL_FUNCTION(act_read) {
   if (PG_ARGISNULL(0)) throw core::ValidationError("query must not be null", core::sqlstate::kNullValueNotAllowed);
   const core::Query query = core::ParseQuery(pg::JsonArgument(fcinfo, 0, "query"), "query");
+  pg::RequireHostedBoundary(query, "query");
   const int64 after = PG_ARGISNULL(1) ? -1 : PG_GETARG_INT64(1);
   std::optional<int64> limit;
   if (!PG_ARGISNULL(2)) {

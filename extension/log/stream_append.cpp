@@ -100,6 +100,7 @@ std::vector<EventInput> ReadEventArray(const std::string_view* stream, Jsonb* ev
     core::ValidateEvent(element_stream, index, shape, known);
     EventInput input{element_stream, shape.name, nullptr, nullptr, {}};
     input.tags = ReadTags(element->val.binary.data, core::EventPlace(element_stream, index));
+    for (const std::string_view tag : input.tags) RequireHostedTag(tag, core::EventPlace(element_stream, index));
     if (shape.data_kind == core::JsonKind::kObject) {
       input.data = ToJsonb(&data);
     } else {

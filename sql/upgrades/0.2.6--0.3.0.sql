@@ -22,7 +22,7 @@
 -- - act.commit and act.version pin search_path, as every owner-rights function.
 -- - act.status().expired_leases and pg_act_expired_leases count no blocked
 --   row (a blocked row keeps the lease it was blocked under).
-- Tags and consistency boundaries (docs/dcb.md): events carry tags (the
+-- - Tags and consistency boundaries (docs/dcb.md): events carry tags (the
 --   table act.event_tags; a tagged event hashes in encoding version 2),
 --   act.read(query, after, limit) and act.append(events, condition, meta).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
