@@ -17,8 +17,8 @@ source scripts/throwaway-cluster.sh
 # The suites a mode changes run in both; stats, claim, verify and tiles read the same way in either.
 suites_for() {
   case "$1" in
-    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction standby ;;
-    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions ;;
+    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction standby dcb ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions dcb ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}
