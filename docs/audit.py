@@ -213,14 +213,16 @@ class Frontier:
         return h
 
 
-# ---- Event hashes (docs/hash-chain.md, encoding version 1) -----------------
+# ---- Event hashes (docs/hash-chain.md, encoding versions 1 and 2) ----------
 
-def event_hash(prev, stream, version, name, data, meta, created_micros):
+def event_hash(prev, stream, version, name, data, meta, created_micros, tags=()):
     def field(text):
         raw = text.encode()
         return struct.pack(">I", len(raw)) + raw
-    encoded = b"ACT\x01" + field(stream) + struct.pack(">q", version) + field(name) + field(data) + field(meta) \
-        + struct.pack(">q", created_micros)
+    # A tagged event: version 2, its tags between meta and created.
+    tagged = b"".join([struct.pack(">I", len(tags))] + [field(t) for t in tags]) if tags else b""
+    encoded = (b"ACT\x02" if tags else b"ACT\x01") + field(stream) + struct.pack(">q", version) + field(name) \
+        + field(data) + field(meta) + tagged + struct.pack(">q", created_micros)
     return hashlib.sha256(prev + encoded).digest()
 
 
@@ -234,7 +236,7 @@ class Chains:
         self.chained = 0
 
     def check(self, event):
-        eid, stream, version, name, data, meta, created, stored = event
+        eid, stream, version, name, data, meta, created, stored, tags = event
         label = f"event id {eid} (stream \"{stream}\" version {version})"
         if stream in self.heads:
             last, prev = self.heads[stream]
@@ -249,7 +251,7 @@ class Chains:
         else:
             raise Broken(f"{label}: the stream starts at version {version} without an anchor there: "
                          "earlier events were removed")
-        computed = event_hash(prev, stream, version, name, data, meta, created)
+        computed = event_hash(prev, stream, version, name, data, meta, created, tags)
         if computed != stored:
             raise Broken(f"{label}: its stored hash {stored.hex()} is not the hash of its content "
                          f"({computed.hex()}): the event or its hash was changed")
@@ -262,7 +264,9 @@ class Chains:
 EVENT_COLUMNS = ("e.id, encode(convert_to(e.stream, 'UTF8'), 'hex'), e.version, "
                  "encode(convert_to(e.name, 'UTF8'), 'hex'), encode(convert_to(e.data::text, 'UTF8'), 'hex'), "
                  "encode(convert_to(e.meta::text, 'UTF8'), 'hex'), "
-                 "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex')")
+                 "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex'), "
+                 "(SELECT string_agg(encode(convert_to(t.tag, 'UTF8'), 'hex'), ',' ORDER BY t.ord) "
+                 "FROM act.event_tags t WHERE t.id = e.id)")
 END = "__pg_act_audit_end__"
 
 
@@ -302,9 +306,10 @@ class Database:
 
 
 def event_of(row):
-    eid, stream, version, name, data, meta, created, stored = row
+    eid, stream, version, name, data, meta, created, stored, tags = row
     text = [bytes.fromhex(x).decode() for x in (stream, name, data, meta)]
-    return int(eid), text[0], int(version), text[1], text[2], text[3], int(created), bytes.fromhex(stored)
+    tag_list = tuple(bytes.fromhex(t).decode() for t in tags.split(",")) if tags else ()
+    return int(eid), text[0], int(version), text[1], text[2], text[3], int(created), bytes.fromhex(stored), tag_list
 
 
 def entries(db, start, end):

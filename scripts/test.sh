@@ -33,6 +33,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "isolation/$mode" "$p" "$f"
   read -r p f < <(test/run-doc-examples.sh "$cluster" docs/sql.md)
   count "docs/$mode" "$p" "$f"
+  read -r p f < <(test/run-doc-examples.sh "$cluster" docs/dcb.md)
+  count "dcb-docs/$mode" "$p" "$f"
   read -r p f < <(test/run-workers.sh "$cluster")
   count "workers/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-reference.sh "$cluster")
@@ -57,6 +59,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "importers/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-gap-safety.sh 3)
   count "gap-safety/$mode" "$p" "$f"
+  read -r p f < <(test/run-dcb-race.sh 1000 16)
+  count "dcb-race/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-stress.sh "$cluster")
   count "stress/$mode" "$p" "$f"
   read -r p f < <(test/run-dump-restore.sh "$cluster")

@@ -32,13 +32,16 @@ if ! createdb "$source_db" || ! sql "$source_db" -c 'CREATE EXTENSION pg_act' >/
   echo "0 1"
   exit 0
 fi
-# The verifiable log: a checkpoint, then one event left unsealed.
+# A tagged event (act.event_tags), then the verifiable log: a checkpoint,
+# then one event left unsealed.
+sql "$source_db" -c "SELECT count(*) FROM act.commit('tagged', '[{\"name\": \"A\", \"tags\": [\"t:1\", \"t:2\"]}]')" >/dev/null
 sql "$source_db" -c 'SELECT act.checkpoint()' -c "SELECT count(*) FROM act.commit('unsealed', '[{\"name\": \"A\"}]')" >/dev/null
 log_contents="SELECT 'log', (SELECT count(*) FROM act.log_tiles), md5(concat_ws('|',
     (SELECT string_agg(l::text, ';') FROM (SELECT size, root, sealed_upto_id FROM act.log_state) l),
     (SELECT string_agg(t::text, ';' ORDER BY t.level, t.idx) FROM act.log_tiles t),
     (SELECT string_agg(b::text, ';' ORDER BY b.idx) FROM act.log_entries b),
-    (SELECT string_agg(c::text, ';' ORDER BY c.size) FROM act.checkpoints c)))"
+    (SELECT string_agg(c::text, ';' ORDER BY c.size) FROM act.checkpoints c),
+    (SELECT string_agg(g::text, ';' ORDER BY g.id, g.ord) FROM act.event_tags g)))"
 contents() { sql "$source_db" -f test/operations/contents.sql; sql "$source_db" -c "$log_contents"; }
 # With the library preloaded, the seal worker may seal the unsealed event
 # while the dump is taken: the dump is the contents read before it only when
@@ -62,7 +65,9 @@ while IFS='|' read -r table rows digest; do
   check "$table comes back as it was (before: $rows rows, $digest)" grep -qxF "$table|$rows|$digest" <<<"$after"
 done <<<"$before"
 check "every stream's chain verifies after the restore" \
-  test "$(sql "$restored_db" -c "SELECT format('%s invalid of %s', count(*) FILTER (WHERE NOT valid), count(*)) FROM act.verify()")" = "0 invalid of 22"
+  test "$(sql "$restored_db" -c "SELECT format('%s invalid of %s', count(*) FILTER (WHERE NOT valid), count(*)) FROM act.verify()")" = "0 invalid of 23"
+check "a tagged event is read by its tags after the restore" \
+  test "$(sql "$restored_db" -c "SELECT tags FROM act.read('{\"items\": [{\"tags\": [\"t:2\"]}]}')")" = "{t:1,t:2}"
 check "the log's tree verifies after the restore and the checkpoint's root is still its root" \
   test "$(sql "$restored_db" -c "SELECT count(*) FROM act.verify_log()" \
                              -c "SELECT bool_and(act.merkle_root(size) = root) FROM act.checkpoints")" = "$(printf '0\nt')"

@@ -2,6 +2,10 @@
 // core's encoder (docs/hash-chain.md), for actctl log audit (audit_rows.hpp).
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
+
 #include "act/core/encoding.hpp"
 #include "audit.hpp"
 #include "audit_rows.hpp"
@@ -25,7 +29,8 @@ EventRow::EventRow(const pqxx::row& row)
       data(row[4].c_str()),
       meta(row[5].c_str()),
       created_micros(row[6].as<std::int64_t>()),
-      hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))) {}
+      hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))),
+      tags(nlohmann::json::parse(row[8].c_str()).get<std::vector<std::string>>()) {}
 
 std::string EventRow::Label() const {
   return fmt::format("event id {} (stream \"{}\" version {})", id, stream, version);
@@ -65,8 +70,9 @@ void ChainChecker::Check(const EventRow& event) {
     prev = anchor->second.prev;
     used_anchors_.push_back(event.stream);
   }
-  const Hash computed = hasher_.Compute(
-      prev, core::EventFields{event.stream, event.version, event.name, event.data, event.meta, event.created_micros});
+  const std::vector<std::string_view> tags(event.tags.begin(), event.tags.end());
+  const Hash computed = hasher_.Compute(prev, core::EventFields{event.stream, event.version, event.name, event.data,
+                                                                event.meta, event.created_micros, tags});
   if (computed != event.hash)
     throw LogBroken(fmt::format(
         "{}: its stored hash {} is not the hash of its content chained to {} ({}): the event or its hash was "

@@ -17,7 +17,8 @@ namespace actctl {
 
 inline constexpr const char* kEventColumns =
     "e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, "
-    "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex')";
+    "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex'), "
+    "(SELECT coalesce(json_agg(t.tag ORDER BY t.ord), '[]') FROM act.event_tags t WHERE t.id = e.id)::text";
 
 // A hash the database gave as hex; LogBroken naming `what` when it is NULL or not 32 bytes.
 act::core::Hash StoredHash(const pqxx::field& field, const std::string& what);
@@ -30,6 +31,7 @@ struct EventRow {
   std::string name, data, meta;
   std::int64_t created_micros = 0;
   act::core::Hash hash{};
+  std::vector<std::string> tags;  // act.event_tags in order; hashed in encoding 2 when any
 
   explicit EventRow(const pqxx::row& row);
   std::string Label() const;  // event id I (stream "S" version V)

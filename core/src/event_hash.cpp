@@ -45,14 +45,15 @@ char* StoreField(char* at, std::string_view bytes) {
 
 // Each piece is written through a local pointer into room reserved once:
 // act.verify writes a preimage per event.
-void Preimage::Start(const Hash& prev, std::string_view stream, std::int32_t version, std::string_view name) {
+void Preimage::Start(const Hash& prev, std::string_view stream, std::int32_t version, std::string_view name,
+                     std::uint8_t encoding) {
   buffer_.Clear();
   char* at = buffer_.Reserve(prev.size() + sizeof kMagic + 1 + 4 + stream.size() + 8 + 4 + name.size());
   memcpy(at, prev.data(), prev.size());
   at += prev.size();
   memcpy(at, kMagic, sizeof kMagic);
   at += sizeof kMagic;
-  *at++ = static_cast<char>(kEncodingVersion);
+  *at++ = static_cast<char>(encoding);
   at = StoreField(at, stream);
   at = StoreI64(at, version);
   buffer_.Commit(StoreField(at, name));
@@ -75,6 +76,11 @@ void Preimage::EndField() {
   StoreU32(buffer_.data() + field_start_ - 4, static_cast<std::uint32_t>(size));
 }
 
+void Preimage::Tags(std::span<const std::string_view> tags) {
+  buffer_.Commit(StoreU32(buffer_.Reserve(4), static_cast<std::uint32_t>(tags.size())));
+  for (const std::string_view tag : tags) Field(tag);
+}
+
 void Preimage::Finish(std::int64_t created_unix_micros) {
   buffer_.Commit(StoreI64(buffer_.Reserve(8), created_unix_micros));
 }
@@ -82,9 +88,11 @@ void Preimage::Finish(std::int64_t created_unix_micros) {
 namespace {
 
 void Write(Preimage& preimage, const Hash& prev, const EventFields& event) {
-  preimage.Start(prev, event.stream, event.version, event.name);
+  const bool tagged = !event.tags.empty();
+  preimage.Start(prev, event.stream, event.version, event.name, tagged ? kTaggedEncodingVersion : kEncodingVersion);
   preimage.Field(event.data_json);
   preimage.Field(event.meta_json);
+  if (tagged) preimage.Tags(event.tags);
   preimage.Finish(event.created_unix_micros);
 }
 

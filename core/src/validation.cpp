@@ -40,11 +40,16 @@ void ValidateIndexedText(std::string_view value, std::string_view what, std::siz
   ValidateIndexedBytes(value.size(), what, limit);
 }
 
-void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape) {
-  const std::string where = "event " + std::to_string(index) + " of stream " + Quoted(stream);
+std::string EventPlace(std::string_view stream, std::size_t index) {
+  return "event " + std::to_string(index) + " of stream " + Quoted(stream);
+}
+
+void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape,
+                   std::initializer_list<const char*> known) {
+  const std::string where = EventPlace(stream, index);
   if (shape.element != JsonKind::kObject)
     throw ValidationError(where + " must be a JSON object, not " + std::string(JsonKindName(shape.element)));
-  if (shape.unknown_key) throw ValidationError(UnknownKeyMessage(where, *shape.unknown_key, kEventKeys));
+  if (shape.unknown_key) throw ValidationError(UnknownKeyMessage(where, *shape.unknown_key, known));
   if (shape.name_kind == JsonKind::kAbsent || shape.name_kind == JsonKind::kNull)
     throw ValidationError(where + " has no \"name\"");
   if (shape.name_kind != JsonKind::kString)

@@ -1,6 +1,6 @@
 #pragma once
-// An event's hash recomputed from its stored row: SHA-256(prev || encoding v1
-// of the row), the bytes act.commit and act.event_hash hash
+// An event's hash recomputed from its stored row: SHA-256(prev || encoding
+// of the row, version 2 when it has tags), the bytes act.commit and act.event_hash hash
 // (docs/hash-chain.md). The data and meta text is rendered from the stored
 // jsonb straight into the preimage (JsonbTextRenderer), and the buffers and
 // the digest context are reused from one event to the next: keep one
@@ -13,6 +13,9 @@
 //     const core::Hash hash = rehasher.Compute(prev, row);  // prev: the stream's previous hash
 //     ...
 //   }
+#include <string_view>
+#include <vector>
+
 #include "act/core/event_hash.hpp"
 #include "event_rows.hpp"
 #include "jsonb_text.hpp"
@@ -30,6 +33,7 @@ class EventRehasher {
   core::Preimage preimage_;
   core::EventHasher hasher_;
   JsonbTextRenderer renderer_;
+  std::vector<std::string_view> tag_views_;
 };
 
 }  // namespace act::pg

@@ -65,6 +65,7 @@ bool EventRows::Next(EventRow& row) {
   row.data = detoasted_.Bytes(data);
   row.meta = detoasted_.Bytes(meta);
   row.hash = detoasted_.Bytes(hash);
+  tag_reader_.Read(row.id, row.tags);
   return true;
 }
 

@@ -21,8 +21,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "detoast_arena.hpp"
+#include "event_tags.hpp"
 #include "index_scan.hpp"
 
 namespace act::pg {
@@ -38,6 +40,7 @@ struct EventRow {
   std::string_view meta;
   TimestampTz created = 0;  // Postgres microseconds since 2000-01-01
   std::string_view hash;    // as stored: 32 bytes unless tampered with
+  std::vector<std::string> tags;  // act.event_tags, in the order given; empty: untagged
 };
 
 class EventRows {
@@ -66,6 +69,7 @@ class EventRows {
 
   IndexScan scan_;
   Columns columns_;
+  EventTagReader tag_reader_;
   DetoastArena detoasted_;  // values read out of TOAST, freed row by row
 };
 

@@ -70,6 +70,14 @@ void TakeRegistryExclusive() {
   Guard([] { LockRelationOid(ActRelation("subscriptions"), ExclusiveLock); });
 }
 
+void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks) {
+  for (const core::BoundaryLock& lock : locks) {
+    const uint16 kind = lock.kind == core::BoundaryKind::kTag ? kTagLockKind : kTypeLockKind;
+    Take(Tag(static_cast<uint32>(lock.key >> 32), static_cast<uint32>(lock.key), kind),
+         lock.exclusive ? ExclusiveLock : ShareLock);
+  }
+}
+
 void LockStream(Datum stream) { Take(StreamTag(stream), ExclusiveLock); }
 
 void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck) {

@@ -6,6 +6,9 @@
 // with LOCK TABLE. So no other session can hold pg_act's writers back by
 // taking these locks (docs/operations.md names the DDL queueing that remains).
 #include <functional>
+#include <vector>
+
+#include "act/core/boundary_locks.hpp"
 
 #include "error_bridge.hpp"
 
@@ -62,5 +65,13 @@ void LockStream(Datum stream);
 // Queued at once, the writers that lost a race would take the lock one after
 // another only to fail, each ahead of the retry that can land.
 void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck = nullptr);
+
+// Consistency boundaries (core/boundary_locks.hpp, docs/dcb.md): writers
+// take their names' and tags' keys shared, an append's condition its keys
+// exclusive, all before the fence and the stream locks, in the plan's order.
+// pg_locks: classid and objid the key, objsubid one of these kinds.
+inline constexpr uint16 kTagLockKind = 5;
+inline constexpr uint16 kTypeLockKind = 6;
+void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks);
 
 }  // namespace act::pg

@@ -85,6 +85,19 @@ void RequireHostedStream(std::string_view stream) {
   if (belongs_to != hosted.partition) throw core::ValidationError(Refusal(stream, belongs_to, hosted));
 }
 
+void RequireHostedTag(std::string_view tag, std::string_view what) {
+  const Hosted& hosted = HostedNow();
+  if (!hosted.partitioned) return;
+  const int32 belongs_to = core::PartitionOf(tag, hosted.partitions);
+  if (belongs_to != hosted.partition)
+    throw core::ValidationError(std::string(what) + ": tag " + core::Quoted(tag) + " belongs to partition " +
+                                std::to_string(belongs_to) + " of " + std::to_string(hosted.partitions) +
+                                "; this database hosts partition " + std::to_string(hosted.partition) +
+                                " (a boundary lives on one partition: route by act.partition_of)");
+}
+
+bool Partitioned() { return HostedNow().partitioned; }
+
 }  // namespace act::pg
 
 using namespace act;

@@ -15,4 +15,12 @@ namespace act::pg {
 // changes it (a relcache invalidation of act.partitioning).
 void RequireHostedStream(std::string_view stream);
 
+// Consistency boundaries (docs/scale-out.md, "Consistency boundaries"): a
+// tag lives on the partition act.partition_of(tag) names, like a stream of
+// that name. Throws ValidationError (22023) naming `what` (an event, a query
+// item) when this database is one partition and the tag belongs to another.
+void RequireHostedTag(std::string_view tag, std::string_view what);
+// Whether this database is one partition of several.
+bool Partitioned();
+
 }  // namespace act::pg

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "arrays.hpp"
+#include "event_tags.hpp"
 #include "index_scan.hpp"
 #include "regex_cache.hpp"
 #include "stream_head.hpp"
@@ -53,6 +56,7 @@ struct Columns {
 struct RowValues {
   Datum id, stream, version, name, data, meta, pii, created;
   bool pii_null;
+  const std::vector<std::string>* tags;  // empty: the object has no "tags" key
 };
 
 // Appends one event object to the array under construction. Every value the
@@ -108,6 +112,18 @@ void PushEvent(JsonbParseState** state, const RowValues* row) {
       key("pii");
       json(row->pii);
     }
+    if (!row->tags->empty()) {
+      key("tags");
+      pushJsonbValue(state, WJB_BEGIN_ARRAY, nullptr);
+      for (const std::string& tag : *row->tags) {
+        JsonbValue value;
+        value.type = jbvString;
+        value.val.string.val = pnstrdup(tag.data(), tag.size());
+        value.val.string.len = static_cast<int>(tag.size());
+        pushJsonbValue(state, WJB_ELEM, &value);
+      }
+      pushJsonbValue(state, WJB_END_ARRAY, nullptr);
+    }
     key("created");
     JsonbValue created;
     created.type = jbvString;
@@ -135,6 +151,7 @@ int64 EventBytes(const RowValues* row) {
                   static_cast<int64>(toast_raw_datum_size(row->data)) +
                   static_cast<int64>(toast_raw_datum_size(row->meta));
     if (!row->pii_null) bytes += static_cast<int64>(toast_raw_datum_size(row->pii));
+    for (const std::string& tag : *row->tags) bytes += static_cast<int64>(tag.size()) + 16;
     return bytes;
   });
 }
@@ -159,7 +176,10 @@ Datum DrainEvents(const DrainScope& scope) {
   if (scope.max_events > 0 && scope.after < scope.horizon) {
     IndexScan scan = ScanOf(scope);
     const Columns columns(scan);
+    const EventTagReader tag_reader;
+    std::vector<std::string> tags;
     RowValues row{};
+    row.tags = &tags;
     while (taken < scope.max_events && scan.NextDeformed(columns.last)) {
       bool is_null = false;
       row.id = scan.DeformedAt(columns.id, &is_null);
@@ -177,6 +197,7 @@ Datum DrainEvents(const DrainScope& scope) {
       row.created = scan.DeformedAt(columns.created, &is_null);
       row.pii = scan.DeformedAt(columns.pii, &row.pii_null);
       row.pii_null = row.pii_null || scope.hide_pii;
+      tag_reader.Read(DatumGetInt64(row.id), tags);
       const int64 size = EventBytes(&row);
       // Always one event, so a row whose next event alone is over budget still moves.
       if (taken > 0 && bytes + size > scope.max_bytes) break;

@@ -91,6 +91,7 @@ BEGIN
     WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream RETURNING e.id)
     SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
     removed_ids := removed_ids || gone_ids;
+    DELETE FROM act.event_tags t WHERE t.id = ANY (gone_ids);
     DELETE FROM act.stream_anchors a WHERE a.stream = target_stream;
     INSERT INTO act.events AS e (stream, version, name, data, meta, created, hash)
     VALUES (target_stream, 0, seed_name, seed_data, seed_meta, now_ts,
@@ -128,6 +129,7 @@ BEGIN
     WITH gone AS (DELETE FROM act.events e WHERE e.stream = target_stream AND e.id < boundary.id RETURNING e.id)
     SELECT count(*), coalesce(array_agg(gone.id), '{}') INTO removed, gone_ids FROM gone;
     removed_ids := removed_ids || gone_ids;
+    DELETE FROM act.event_tags t WHERE t.id = ANY (gone_ids);
     stream := target_stream; deleted := removed; id := boundary.id; version := boundary.version;
     name := boundary.name; before := window_before;
     RETURN NEXT;

@@ -10,12 +10,13 @@ GRANT SELECT (id, stream, version, name, data, meta, created, hash) ON act.event
 GRANT SELECT (pii) ON act.events TO act_pii_reader;
 GRANT SELECT ON act.subscriptions, act.subscription_rows, act.wide_classes, act.wide_marks, act.correlators,
   act.stream_anchors, act.log_state, act.log_tiles, act.log_entries, act.checkpoints, act.log_keys,
-  act.log_removals, act.partitioning
+  act.log_removals, act.partitioning, act.event_tags
   TO act_reader;
 
 SELECT pg_catalog.pg_extension_config_dump('act.events', '');
 SELECT pg_catalog.pg_extension_config_dump('act.events_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('act.stream_anchors', '');
+SELECT pg_catalog.pg_extension_config_dump('act.event_tags', '');
 SELECT pg_catalog.pg_extension_config_dump('act.subscription_rows', '');
 SELECT pg_catalog.pg_extension_config_dump('act.wide_classes', '');
 SELECT pg_catalog.pg_extension_config_dump('act.wide_marks', '');

@@ -22,6 +22,9 @@
 -- - act.commit and act.version pin search_path, as every owner-rights function.
 -- - act.status().expired_leases and pg_act_expired_leases count no blocked
 --   row (a blocked row keeps the lease it was blocked under).
+-- - Tags and consistency boundaries (docs/dcb.md): events carry tags (the
+--   table act.event_tags; a tagged event hashes in encoding version 2),
+--   act.read(query, after, limit) and act.append(events, condition, meta).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 -- include: src/58_removal_records.sql
@@ -63,6 +66,14 @@ DROP FUNCTION act.claim_events(int, int, text, int, text, int, jsonb);
 -- include: api/forget_pii.sql
 -- include: api/commit.sql
 -- include: api/version.sql
+
+-- Tags and consistency boundaries.
+-- include: src/10_event_tags.sql
+SELECT pg_catalog.pg_extension_config_dump('act.event_tags', '');
+GRANT SELECT ON act.event_tags TO act_reader;
+REVOKE ALL ON act.event_tags FROM PUBLIC;
+-- include: api/read.sql
+-- include: api/append.sql
 
 -- The entries whose events are gone by now (deleted by act.truncate before
 -- removal records existed, or otherwise): one record accounts for them.

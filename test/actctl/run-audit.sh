@@ -5,7 +5,7 @@
 # a database of their own. A clean log passes (trust on first use, then
 # consistency with the pin, full and sampled, truncated streams included), and
 # docs/audit.py's proof checks refuse every generated mutation; each
-# kind of tampering fails with exit 3 and a line naming it: an event's data, a
+# kind of tampering fails with exit 3 and a line naming it: an event's data or tag, a
 # stored entry, a tile, a signed checkpoint inconsistent with the pin, a
 # rollback, a signature that does not verify. Every missing entry must be
 # accounted for by a removal record: after truncates, a close and forget_pii
@@ -58,6 +58,7 @@ sql "SELECT count(*) FROM act.commit('ström-1', '[{\"name\":\"Grüße\",\"data\
      \"nested\":{\"a\":[1,2,{\"b\":null}]}}}]', '{\"correlation\":\"c-1\"}')" >/dev/null
 sql "SELECT count(*) FROM act.truncate('[{\"stream\":\"orders\",\"before\":\"infinity\"},{\"stream\":\"cart\",\"snapshot\":{\"items\":0}}]')" >/dev/null
 commit orders '[{"name":"Delivered"}]'
+commit tagged '[{"name":"Enrolled","tags":["course:c1","student:s1"]}]'
 [ "$(sql "SELECT count(*) FROM act.stream_anchors")" = 1 ] && pass || fail "the windowed truncate left no anchor"
 
 # actctl log checkpoint: an unregistered key is refused (2); the log's key
@@ -135,6 +136,13 @@ for who in "${auditors[@]}"; do
   fails "$who" "an event's data changed (sampled)" "event id $target .*is not the hash of its content" --sample 1000
 done
 sql "UPDATE act.events SET data = '$saved' WHERE id = $target"
+
+tagged=$(sql "SELECT id FROM act.events WHERE stream = 'tagged'")
+sql "UPDATE act.event_tags SET tag = 'student:s2' WHERE id = $tagged AND tag = 'student:s1'"
+for who in "${auditors[@]}"; do
+  fails "$who" "an event's tag changed" "event id $tagged .*is not the hash of its content" --full
+done
+sql "UPDATE act.event_tags SET tag = 'student:s1' WHERE id = $tagged AND tag = 'student:s2'"
 
 saved=$(sql "SELECT encode(entries, 'hex') FROM act.log_entries WHERE idx = 0")
 sql "UPDATE act.log_entries SET entries = overlay(entries PLACING sha256('forged') FROM 32 * $position + 1 FOR 32) WHERE idx = 0"

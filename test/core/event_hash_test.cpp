@@ -37,6 +37,38 @@ TEST(EventHash, EncodingMatchesTheDocumentedLayout) {
             "75223a20224131227d000000167b22636f7272656c6174696f6e223a2022632d31227d0006474846204000");
 }
 
+// A tagged event: encoding version 2, the tags between meta and created
+// (docs/hash-chain.md); an untagged event keeps version 1, as above.
+TEST(EventHash, TaggedEncodingMatchesTheDocumentedLayout) {
+  const std::string_view tags[] = {"course:c1", "student:s1"};
+  EventFields fields = PlacedEvent();
+  fields.tags = tags;
+  EXPECT_EQ(Hex(EncodeEvent(fields)),
+            "41435402000000076f726465722d31000000000000000000000006506c61636564000000177b22717479223a20322c2022736b"
+            "75223a20224131227d000000167b22636f7272656c6174696f6e223a2022632d31227d0000000200000009636f757273653a6331"
+            "0000000a73747564656e743a73310006474846204000");
+  EventHasher hasher;
+  EXPECT_EQ(ToHex(hasher.Compute(kZeroHash, fields)), "cf4409aba6199734b93702bec5c9452a57149465a675c30ef0881918f267baf6");
+}
+
+TEST(EventHash, TagsAndTheirOrderChangeTheHash) {
+  EventHasher hasher;
+  EventFields fields = PlacedEvent();
+  const Hash untagged = hasher.Compute(kZeroHash, fields);
+  const std::string_view one[] = {"a"};
+  const std::string_view ab[] = {"a", "b"};
+  const std::string_view ba[] = {"b", "a"};
+  fields.tags = one;
+  const Hash tagged_one = hasher.Compute(kZeroHash, fields);
+  fields.tags = ab;
+  const Hash tagged_ab = hasher.Compute(kZeroHash, fields);
+  fields.tags = ba;
+  const Hash tagged_ba = hasher.Compute(kZeroHash, fields);
+  EXPECT_NE(untagged, tagged_one);
+  EXPECT_NE(tagged_one, tagged_ab);
+  EXPECT_NE(tagged_ab, tagged_ba);
+}
+
 TEST(EventHash, GenesisVector) {
   EventHasher hasher;
   EXPECT_EQ(ToHex(hasher.Compute(kZeroHash, PlacedEvent())),

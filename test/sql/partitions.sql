@@ -81,6 +81,27 @@ SELECT * FROM pg_temp.refused($$SELECT * FROM act.widen('t-5', '["Shipped"]')$$,
 UPDATE act.partitioning SET partition = 0, partitions = 1;
 ALTER TABLE act.partitioning ALTER COLUMN set_at SET DEFAULT now();
 
+-- Consistency boundaries (docs/scale-out.md): a tag lives on the partition
+-- act.partition_of(tag) names; a query reads the partition of each item's first tag.
+UPDATE act.partitioning SET partition = 3, partitions = 4;
+ALTER TABLE act.partitioning ALTER COLUMN set_at SET DEFAULT now();
+SELECT is((SELECT count(*) FROM act.append('[{"stream": "ticket-1", "name": "Opened", "tags": ["ticket-1"]}]')), 1::bigint,
+  'an event whose tag this partition hosts');
+SELECT is((SELECT count(*) FROM act.read('{"items": [{"tags": ["ticket-1"]}]}')), 1::bigint, 'a read of a tag this partition hosts');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.commit('ticket-1', '[{"name": "A", "tags": ["order-7"]}]')$$, '22023',
+  'event 0 of stream "ticket-1": tag "order-7" belongs to partition 2 of 4%', 'commit: a tag of another partition');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.append('[{"stream": "ticket-1", "name": "A", "tags": ["ticket-1", "order-7"]}]')$$,
+  '22023', '%tag "order-7" belongs to partition 2 of 4%', 'append: a second tag of another partition');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.read('{"items": [{"tags": ["order-7"]}]}')$$, '22023',
+  'query.items[0]: tag "order-7" belongs to partition 2 of 4%', 'read: an item whose first tag another partition hosts');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.read('{"items": [{"types": ["Opened"]}]}')$$, '22023',
+  'query.items[0] has no tag: in partitioned mode every item needs one%', 'read: an item without a tag');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.append('[]', '{"fail_if_events_match": {"items": [{"tags": ["order-7"]}]}}')$$,
+  '22023', 'condition.fail_if_events_match.items[0]: tag "order-7"%', 'append: a condition another partition holds');
+SELECT is((SELECT count(*) FROM act.event_tags), 1::bigint, 'the refused calls wrote no tag');
+UPDATE act.partitioning SET partition = 0, partitions = 1;
+ALTER TABLE act.partitioning ALTER COLUMN set_at SET DEFAULT now();
+
 -- Only an admin sets the partition.
 SET LOCAL ROLE act_worker;
 SELECT matches(pg_temp.outcome($$SELECT act.set_partition(0, 2)$$), '^42501', 'a worker may not set the partition');

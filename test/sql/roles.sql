@@ -14,7 +14,7 @@ SELECT is((SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.prona
   'every owner-rights function pins search_path, act.commit and act.version included');
 SELECT is((SELECT array_agg(c.relname::text ORDER BY c.relname) FROM pg_extension x
              JOIN pg_class c ON c.oid = ANY (x.extconfig) WHERE x.extname = 'pg_act'),
-  ARRAY['checkpoints', 'correlators', 'events', 'events_id_seq', 'log_entries', 'log_keys', 'log_removals', 'log_state', 'log_tiles', 'partitioning',
+  ARRAY['checkpoints', 'correlators', 'event_tags', 'events', 'events_id_seq', 'log_entries', 'log_keys', 'log_removals', 'log_state', 'log_tiles', 'partitioning',
         'stream_anchors', 'subscription_rows', 'wide_classes', 'wide_marks'], 'tables and sequence are registered for pg_dump');
 
 CREATE ROLE app_reader IN ROLE act_reader;

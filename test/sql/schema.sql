@@ -23,7 +23,7 @@ SELECT is_indexed('act', 'subscription_rows', ARRAY['at', 'stream'], 'the work s
 SELECT is((SELECT pg_get_expr(indpred, indrelid) FROM pg_index WHERE indexrelid = 'act.subscriptions_work_at_ix'::regclass),
   '((NOT blocked) AND (at < correlated_at))', 'work-set indexes hold only rows with work');
 
-SELECT functions_are('act', ARRAY['commit', 'commit_by_key', 'forget_pii', 'query', 'version', 'max_event_id', 'horizon', 'wait', 'mode',
+SELECT functions_are('act', ARRAY['commit', 'append', 'read', 'commit_by_key', 'forget_pii', 'query', 'version', 'max_event_id', 'horizon', 'wait', 'mode',
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream', '_require_known_keys', '_json_boolean', '_json_integer', '_json_of_type',
   '_require_regex',
   '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_counters', 'reset_counters', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock', 'release',

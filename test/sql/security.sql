@@ -121,6 +121,8 @@ SELECT results_eq($$
    WHERE n.nspname = 'act' AND has_function_privilege(r.rolname, p.oid, 'EXECUTE')
    ORDER BY 1, 2$$,
   $$SELECT r, f FROM (VALUES
+      ('app_admin', 'append'), ('app_admin', 'read'), ('app_reader', 'read'), ('app_worker', 'append'), ('app_worker', 'read'),
+      ('app_writer', 'append'), ('app_writer', 'read'),
       ('app_admin', 'ack'), ('app_admin', 'add_checkpoint_signature'), ('app_admin', 'block'),
       ('app_admin', 'checkpoint'), ('app_admin', 'checkpoint'), ('app_admin', 'claim'), ('app_admin', 'claim_events'), ('app_admin', 'commit'), ('app_admin', 'commit_by_key'),
       ('app_admin', 'defer'), ('app_admin', 'event_hash'), ('app_admin', 'forget_pii'), ('app_admin', 'horizon'),
@@ -232,7 +234,7 @@ SELECT is((SELECT count(*) FROM act.events), 9::bigint, 'only the granted commit
 
 -- pg_act's locks cannot be taken by other roles: the commit fence and the
 -- stream locks are advisory lock tags of kinds no SQL function can take
--- (objsubid 3 and 4; isolation spec lock_keys shows commits, subscribes and
+-- (objsubid 3 to 6; isolation spec lock_keys shows commits, subscribes and
 -- truncates going past a session that holds every two-key advisory lock
 -- pg_act used to take), and the registry lock is the view act.subscriptions
 -- locked in modes LOCK TABLE grants only to its owner.
@@ -242,8 +244,8 @@ SELECT is(pg_temp.sqlstate_as('app_reader', 'LOCK TABLE act.subscriptions IN ACC
   'a reader may lock the view ACCESS SHARE (isolation spec lock_keys shows that holds no commit or subscribe back)');
 SELECT is((SELECT count(*) FROM act.commit('lock-kinds', '[{"name": "A"}]')), 1::bigint, 'a commit, whose locks last until ROLLBACK');
 SELECT results_eq($$SELECT DISTINCT objsubid::int FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() ORDER BY 1$$,
-  ARRAY[3, 4],
-  'the advisory locks this transaction holds are all of pg_act''s own kinds (stream 3; 4: the fence in fenced mode, the sealer''s lock act.truncate took)');
+  ARRAY[3, 4, 6],
+  'the advisory locks this transaction holds are all of pg_act''s own kinds (stream 3; 4: the fence in fenced mode, the sealer''s lock act.truncate took; 6: an event name''s boundary key)');
 SELECT ok(EXISTS (SELECT FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid() AND granted
                    AND relation = 'act.subscriptions'::regclass AND mode = 'RowExclusiveLock'),
   'the commit holds the registry lock: ROW EXCLUSIVE on act.subscriptions (nothing else here can take it)');

@@ -14,7 +14,7 @@ SELECT count(*) FROM act.subscribe('[{"stream": "mailer", "source": "mailer-src"
 
 -- 1. Events: only name, data and pii.
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.commit('orders-1', '[{"name": "Placed", "payload": {"sku": "A1"}}]')$$,
-  '22023', 'event 0 of stream "orders-1": unknown key "payload" (known: name, data, pii)', 'an event with "payload"');
+  '22023', 'event 0 of stream "orders-1": unknown key "payload" (known: name, data, pii, tags)', 'an event with "payload"');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.commit('orders-1', '[{"name": "A"}, {"name": "B", "Data": {}}]')$$,
   '22023', 'event 1 of stream "orders-1": unknown key "Data"%', 'a second event with "Data"');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.commit('orders-1', '[{"nme": "Placed"}]')$$,

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -15,6 +16,8 @@ namespace act::core {
 using Hash = std::array<std::uint8_t, 32>;
 inline constexpr Hash kZeroHash{};
 inline constexpr std::uint8_t kEncodingVersion = 1;
+// Tagged events only: version 1's fields with the tags between meta and created.
+inline constexpr std::uint8_t kTaggedEncodingVersion = 2;
 
 // The hashed fields of one event. JSON values are in canonical text form:
 // PostgreSQL's jsonb rendering (see docs/hash-chain.md).
@@ -25,6 +28,7 @@ struct EventFields {
   std::string_view data_json;
   std::string_view meta_json;
   std::int64_t created_unix_micros = 0;  // microseconds since 1970-01-01 00:00:00 UTC
+  std::span<const std::string_view> tags;  // in the order given; empty: encoding version 1
 };
 
 // The encoded preimage of one event (without prev); for tests and auditors.
@@ -37,10 +41,12 @@ std::string EncodeEvent(const EventFields& event);
 // first (act.verify).
 class Preimage {
  public:
-  void Start(const Hash& prev, std::string_view stream, std::int32_t version, std::string_view name);
+  void Start(const Hash& prev, std::string_view stream, std::int32_t version, std::string_view name,
+             std::uint8_t encoding = kEncodingVersion);
   void Field(std::string_view bytes);
   ByteBuffer& BeginField();  // append the field's bytes to the buffer returned
   void EndField();
+  void Tags(std::span<const std::string_view> tags);  // encoding version 2, after meta
   void Finish(std::int64_t created_unix_micros);
 
   std::string_view bytes() const { return buffer_.view(); }

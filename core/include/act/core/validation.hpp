@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace act::core {
@@ -44,10 +45,15 @@ struct EventShape {
   std::string_view name;  // valid when name_kind == kString
   JsonKind data_kind = JsonKind::kAbsent;
   JsonKind pii_kind = JsonKind::kAbsent;
-  std::optional<std::string_view> unknown_key;  // a key other than name, data, pii
+  std::optional<std::string_view> unknown_key;  // a key not in the call's known keys
 };
-inline constexpr std::initializer_list<const char*> kEventKeys = {"name", "data", "pii"};
-void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape);
+inline constexpr std::initializer_list<const char*> kEventKeys = {"name", "data", "pii", "tags"};
+// act.append's events name their streams.
+inline constexpr std::initializer_list<const char*> kAppendEventKeys = {"stream", "name", "data", "pii", "tags"};
+void ValidateEvent(std::string_view stream, std::size_t index, const EventShape& shape,
+                   std::initializer_list<const char*> known = kEventKeys);
+// How messages name one element of an events array: event 2 of stream "s".
+std::string EventPlace(std::string_view stream, std::size_t index);
 
 // expected_version: NULL (no check), -1 (stream must not exist) or >= 0.
 void ValidateExpectedVersion(std::string_view stream, std::optional<long long> expected);
