@@ -50,7 +50,7 @@ TEST_F(ConnectionErrorTest, ARefusedArgumentIsNoConnectionError) {
     FAIL() << "a refusal is not an outage";
   } catch (const ValidationError&) {
   }
-  EXPECT_GE(store_->horizon(), 0) << "the connection still serves";
+  EXPECT_NO_THROW((void)store_->horizon()) << "the connection still serves";
 }
 
 }  // namespace
