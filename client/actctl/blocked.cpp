@@ -6,11 +6,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
+#include <vector>
 
+#include "act/store.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "pg_text.hpp"
+#include "subscription_json.hpp"
+#include "table.hpp"
 
 namespace actctl {
 
@@ -22,27 +26,26 @@ struct BlockedArgs {
 };
 
 int Blocked(const Database& db, const BlockedArgs& args) {
-  nlohmann::json filter = {{"blocked", true}};
-  if (args.lane) filter["lane"] = *args.lane;
-  const auto connection = Connect(db);
-  pqxx::nontransaction txn{*connection};
+  act::StreamFilter filter;
+  filter.blocked = true;
+  filter.lane = args.lane;
+  // max_streams 0: every row, ordered by stream in the C collation.
+  const std::vector<act::Subscription> rows = act::Store(OpenPool(db)).query_streams(filter, std::nullopt, 0);
   if (args.json) {
-    const pqxx::row row = txn.exec_params1(
-        "SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.stream COLLATE \"C\"), '[]')::text "
-        "FROM act.query_streams($1::jsonb, NULL, 0) s",
-        filter.dump());
-    fmt::print("{}\n", nlohmann::json::parse(row[0].c_str()).dump(2));
+    nlohmann::json array = nlohmann::json::array();
+    for (const act::Subscription& row : rows) array.push_back(SubscriptionJson(row));
+    fmt::print("{}\n", array.dump(2));
     return kOk;
   }
-  const pqxx::result result = txn.exec_params(
-      "SELECT stream, lane, at, retry, error FROM act.query_streams($1::jsonb, NULL, 0)", filter.dump());
-  std::vector<std::vector<std::string>> rows;
-  for (const pqxx::row& row : result) {
-    std::vector<std::string> cells;
-    for (const pqxx::field& field : row) cells.push_back(OneLine(Text(field)));
-    rows.push_back(std::move(cells));
+  std::vector<std::vector<std::string>> cells;
+  for (const act::Subscription& row : rows) {
+    std::vector<std::string> line;
+    for (const std::string& cell :
+         {row.stream, row.lane, std::to_string(row.at), std::to_string(row.retry), Cell(Json(row.error))})
+      line.push_back(OneLine(cell));
+    cells.push_back(std::move(line));
   }
-  PrintTable({"stream", "lane", "at", "retry", "error"}, rows);
+  PrintTable({"stream", "lane", "at", "retry", "error"}, cells);
   return kOk;
 }
 

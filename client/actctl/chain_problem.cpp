@@ -4,22 +4,19 @@
 
 namespace actctl {
 
-std::string ChainProblem(pqxx::transaction_base& txn, const std::string& stream, int first_bad_version) {
-  const pqxx::row row = txn.exec_params1(
-      "SELECT (SELECT max(e.version) FROM act.events e WHERE e.stream = $1 AND e.version < $2), "
-      "EXISTS (SELECT FROM act.stream_anchors a WHERE a.stream = $1 AND a.version = $2)",
-      stream, first_bad_version);
+std::string ChainProblem(act::LogStore& log, const std::string& stream, int first_bad_version) {
+  const act::ChainStart start = log.chain_start(stream, first_bad_version);
   const int bad = first_bad_version;
-  if (row[0].is_null()) {
+  if (!start.previous_version) {
     if (bad == 0) return "the stored hash of version 0 does not match the event: the event or its hash was changed";
-    if (!row[1].as<bool>())
+    if (!start.anchored)
       return fmt::format("the stream starts at version {} and has no anchor there: earlier events were removed", bad);
     return fmt::format(
         "version {} does not chain from the stream's anchor: the event, its hash or the anchor was "
         "changed",
         bad);
   }
-  const int previous = row[0].as<int>();
+  const int previous = *start.previous_version;
   if (previous < bad - 1)
     return previous + 2 == bad ? fmt::format("version {} is missing", bad - 1)
                                : fmt::format("versions {} to {} are missing", previous + 1, bad - 1);

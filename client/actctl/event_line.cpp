@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "pg_text.hpp"
 #include "printable.hpp"
 
 namespace actctl {
@@ -38,7 +39,7 @@ std::string Compact(std::string_view jsonb) {
   return out;
 }
 
-std::string Quoted(const char* text) {
+std::string Quoted(const std::string& text) {
   return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -46,24 +47,23 @@ fmt::text_style Style(bool colours, fmt::text_style style) { return colours ? st
 
 }  // namespace
 
-std::string EventLine(const pqxx::row& event, const EventLineStyle& style) {
-  const std::string data = Compact(event["data"].c_str());
-  const std::string pii = event["pii"].is_null() ? "" : Compact(event["pii"].c_str());
+std::string EventLine(const act::StoredEvent& event, const EventLineStyle& style) {
+  const std::string data = Compact(event.data);
+  const std::string pii = event.pii ? Compact(*event.pii) : "";
+  const std::string created = TimeJsonText(event.created);
   if (style.json) {
     std::string line = fmt::format(R"({{"id":{},"stream":{},"version":{},"name":{},"created":{},"data":{},"meta":{})",
-                                   event["id"].c_str(), Quoted(event["stream"].c_str()), event["version"].c_str(),
-                                   Quoted(event["name"].c_str()), Quoted(event["created"].c_str()), data,
-                                   Compact(event["meta"].c_str()));
+                                   event.id, Quoted(event.stream), event.version, Quoted(event.name), Quoted(created),
+                                   data, Compact(event.meta));
     if (style.pii) line += fmt::format(R"(,"pii":{})", pii.empty() ? "null" : pii);
     return line + "}";
   }
   auto payload = [&style](const std::string& json) { return Printable(style.full ? json : Cut(json, kPayloadBytes)); };
-  std::string line = fmt::format(
-      "{}  {}  {}  {}  {}  {}", event["id"].c_str(),
-      fmt::styled(Printable(event["stream"].c_str()), Style(style.colours, fmt::fg(fmt::terminal_color::cyan))),
-      event["version"].c_str(),
-      fmt::styled(Printable(event["name"].c_str()), Style(style.colours, fmt::emphasis::bold)),
-      fmt::styled(event["created"].c_str(), Style(style.colours, fmt::emphasis::faint)), payload(data));
+  std::string line =
+      fmt::format("{}  {}  {}  {}  {}  {}", event.id,
+                  fmt::styled(Printable(event.stream), Style(style.colours, fmt::fg(fmt::terminal_color::cyan))),
+                  event.version, fmt::styled(Printable(event.name), Style(style.colours, fmt::emphasis::bold)),
+                  fmt::styled(created, Style(style.colours, fmt::emphasis::faint)), payload(data));
   if (style.pii) line += fmt::format("  pii {}", pii.empty() ? "-" : payload(pii));
   return line;
 }

@@ -3,8 +3,9 @@
 // escaped and long payloads cut (printable.hpp), or a JSON object on one
 // line (JSON Lines) with the fields id, stream, version, name, created, data,
 // meta and, with --pii, pii, always whole.
-#include <pqxx/pqxx>
 #include <string>
+
+#include "act/stored_event.hpp"
 
 namespace actctl {
 
@@ -15,11 +16,7 @@ struct EventLineStyle {
   bool full = false;     // the line for people: data and pii whole, not cut at kPayloadBytes
 };
 
-// The select list that EventLine reads, over an act.query result aliased e.
-inline constexpr const char* kEventLineColumns =
-    "e.id, e.stream, e.version, e.name, to_json(e.created) #>> '{}' AS created, e.data::text AS data, "
-    "e.meta::text AS meta, e.pii::text AS pii";
-
-std::string EventLine(const pqxx::row& event, const EventLineStyle& style);
+// created as to_jsonb renders a timestamptz in a UTC session (pg_text.hpp).
+std::string EventLine(const act::StoredEvent& event, const EventLineStyle& style);
 
 }  // namespace actctl

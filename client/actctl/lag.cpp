@@ -6,13 +6,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
+#include <vector>
 
+#include "act/monitor.hpp"
 #include "arguments.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "pg_text.hpp"
 #include "printable.hpp"
+#include "table.hpp"
 
 namespace actctl {
 
@@ -24,28 +27,42 @@ struct LagArgs {
   bool json = false;
 };
 
+// A row as to_jsonb renders it: act.lag's column names.
+nlohmann::json RowJson(const act::LagRow& row) {
+  return {{"stream", row.stream},
+          {"lane_name", row.lane},
+          {"at", row.at},
+          {"work_mark", Json(row.work_mark)},
+          {"waiting_id", Json(row.waiting_id)},
+          {"waiting_since", Json(row.waiting_since)},
+          {"age", Json(row.age)},
+          {"blocked", row.blocked},
+          {"error", Json(row.error)},
+          {"leased_by", Json(row.leased_by)},
+          {"leased_until", Json(row.leased_until)},
+          {"retry", row.retry}};
+}
+
 int Lag(const Database& db, const LagArgs& args) {
   const std::uint64_t limit = ParseCount("--limit", args.limit);
   if (limit < 1 || limit > 2147483647) throw UsageError(fmt::format("--limit: {} is not between 1 and 2147483647", limit));
-  const int max_rows = static_cast<int>(limit);
-  const auto connection = Connect(db);
-  pqxx::nontransaction txn{*connection};
+  const std::vector<act::LagRow> lag = act::Monitor(OpenPool(db)).lag(args.lane, static_cast<std::int32_t>(limit));
   if (args.json) {
-    const pqxx::row row = txn.exec_params1(
-        "SELECT coalesce(jsonb_agg(to_jsonb(l)), '[]')::text FROM act.lag($1, $2) l", args.lane, max_rows);
-    fmt::print("{}\n", nlohmann::json::parse(row[0].c_str()).dump(2));
+    nlohmann::json rows = nlohmann::json::array();
+    for (const act::LagRow& row : lag) rows.push_back(RowJson(row));
+    fmt::print("{}\n", rows.dump(2));
     return kOk;
   }
-  const pqxx::result result =
-      txn.exec_params("SELECT stream, lane_name, at, work_mark, age, blocked, leased_by, error FROM act.lag($1, $2)",
-                      args.lane, max_rows);
   std::vector<std::vector<std::string>> rows;
-  for (const pqxx::row& row : result) {
-    std::vector<std::string> cells;
+  for (const act::LagRow& row : lag) {
+    const nlohmann::json cells = RowJson(row);
     // A handler's error is any text: one line, no control characters.
-    for (const pqxx::field& field : row) cells.push_back(Printable(Text(field)));
-    cells[5] = row[5].is_null() ? "-" : (row[5].as<bool>() ? "yes" : "no");
-    rows.push_back(std::move(cells));
+    std::vector<std::string> line;
+    for (const char* column : {"stream", "lane_name", "at", "work_mark", "age"})
+      line.push_back(Printable(Cell(cells[column])));
+    line.push_back(row.blocked ? "yes" : "no");
+    for (const char* column : {"leased_by", "error"}) line.push_back(Printable(Cell(cells[column])));
+    rows.push_back(std::move(line));
   }
   PrintTable({"stream", "lane", "at", "work mark", "age", "blocked", "leased by", "error"}, rows);
   return kOk;

@@ -8,6 +8,7 @@
 #include <pqxx/except>
 #include <string>
 
+#include "act/errors.hpp"
 #include "command.hpp"
 #include "database.hpp"
 
@@ -63,6 +64,18 @@ int main(int argc, char** argv) {
   } catch (const actctl::UsageError& e) {
     fmt::print(stderr, "actctl: {}\n", e.what());
     return actctl::kUnusable;
+  } catch (const act::ConnectionError& e) {
+    // what() is "OPERATION: message": say instead which of the two it was.
+    const std::string reason = std::string(e.what()).substr(e.operation().size() + 2);
+    fmt::print(stderr, "actctl: {}: {}\n", e.operation() == "connect" ? "cannot connect" : "connection lost",
+               actctl::OneLine(reason));
+    return actctl::kUnusable;
+  } catch (const act::ValidationError& e) {  // the server refused an argument (SQLSTATE class 22)
+    fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));
+    return actctl::kUnusable;
+  } catch (const act::Error& e) {  // a database error; pg_act missing says what to do
+    fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));
+    return actctl::kFailed;
   } catch (const actctl::ConnectionLost& e) {
     fmt::print(stderr, "actctl: {}\n", e.what());
     return actctl::kUnusable;

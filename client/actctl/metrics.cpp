@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 #include <string>
 
+#include "act/monitor.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 
 namespace actctl {
 
@@ -42,22 +42,16 @@ std::string Labels(const nlohmann::json& labels) {
 }
 
 int Metrics(const Database& db) {
-  const auto connection = Connect(db);
-  pqxx::nontransaction txn{*connection};
-  // Samples of one metric together, as the format requires.
-  const pqxx::result result = txn.exec(
-      "SELECT metric, labels::text, value FROM act.metrics() ORDER BY metric COLLATE \"C\", labels::text COLLATE \"C\"");
+  // Samples of one metric come together, as the format requires.
   std::string current;
-  for (const pqxx::row& row : result) {
-    const std::string metric = row[0].c_str();
-    if (metric != current) {
+  for (const act::MetricSample& sample : act::Monitor(OpenPool(db)).metrics()) {
+    if (sample.metric != current) {
       // Prometheus' naming rule: a cumulative counter ends in _total.
-      fmt::print("# TYPE {} {}\n", metric, metric.ends_with("_total") ? "counter" : "gauge");
-      current = metric;
+      fmt::print("# TYPE {} {}\n", sample.metric, sample.metric.ends_with("_total") ? "counter" : "gauge");
+      current = sample.metric;
     }
-    if (row[2].is_null()) continue;  // no figure (an age with nothing waiting): no sample
-    const nlohmann::json labels = row[1].is_null() ? nlohmann::json::object() : nlohmann::json::parse(row[1].c_str());
-    fmt::print("{}{} {}\n", metric, Labels(labels), row[2].as<double>());
+    if (!sample.value) continue;  // no figure (an age with nothing waiting): no sample
+    fmt::print("{}{} {}\n", sample.metric, Labels(sample.labels), *sample.value);
   }
   return kOk;
 }

@@ -8,13 +8,16 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
 #include <vector>
 
+#include "act/core/errors.hpp"
+#include "act/core/stream_selector.hpp"
+#include "act/store.hpp"
 #include "arguments.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "table.hpp"
 
 namespace actctl {
 
@@ -27,48 +30,61 @@ struct OperatorArgs {
   bool regex = false, blocked = false, yes = false;
 };
 
-// The selector jsonb: an object from the options, or --selector's value.
-nlohmann::json Selector(const OperatorArgs& args) {
+// The selected rows: the options' fields, or --selector's value read as
+// the operator functions read it (core's parser, so its refusals are theirs).
+act::StreamFilter Selector(const OperatorArgs& args) {
   if (args.selector) {
     if (args.stream || args.lane || args.blocked || args.regex)
       throw UsageError("--selector cannot be combined with --stream, --regex, --lane or --blocked");
-    nlohmann::json selector;
+    nlohmann::json json;
     try {
-      selector = nlohmann::json::parse(*args.selector);
+      json = nlohmann::json::parse(*args.selector);
     } catch (const nlohmann::json::parse_error&) {
       throw UsageError(fmt::format("--selector: \"{}\" is not JSON", *args.selector));
     }
-    if (selector.is_array()) {
-      for (const auto& name : selector)
+    if (json.is_array()) {
+      for (const auto& name : json)
         if (!name.is_string()) throw UsageError("--selector: an array selector holds stream names (strings) only");
-    } else if (!selector.is_object()) {
+    } else if (!json.is_object()) {
       throw UsageError("--selector: a selector is a JSON object or an array of stream names");
     }
-    return selector;
+    act::core::StreamSelector parsed;
+    try {
+      parsed = act::core::ParseSelector(json, act::core::SelectorUse::kAdmin);
+    } catch (const act::core::ValidationError& e) {
+      throw UsageError(e.what());
+    }
+    if (parsed.streams) return act::StreamFilter::named(std::move(*parsed.streams));
+    act::StreamFilter filter;
+    filter.stream = std::move(parsed.stream);
+    filter.stream_exact = parsed.stream_exact;
+    filter.source = std::move(parsed.source);
+    filter.source_exact = parsed.source_exact;
+    filter.blocked = parsed.blocked;
+    filter.lane = std::move(parsed.lane);
+    return filter;
   }
   if (args.regex && !args.stream) throw UsageError("--regex applies to --stream, which is missing");
-  nlohmann::json selector = nlohmann::json::object();
-  if (args.stream) {
-    selector["stream"] = *args.stream;
-    if (!args.regex) selector["stream_exact"] = true;
-  }
-  if (args.lane) selector["lane"] = *args.lane;
-  if (args.blocked) selector["blocked"] = true;
-  if (selector.empty())
+  if (!args.stream && !args.lane && !args.blocked)
     throw UsageError("no selector: give --stream, --lane, --blocked or --selector (actctl never acts on every "
                      "subscription by default; --selector '{}' does)");
-  return selector;
+  act::StreamFilter filter;
+  filter.stream = args.stream;
+  filter.stream_exact = !args.regex;
+  filter.lane = args.lane;
+  if (args.blocked) filter.blocked = true;
+  return filter;
 }
 
 // Whether the operator changes a selected row (the SQL functions count only those).
-bool Changes(Operator op, const pqxx::row& row, int priority) {
+bool Changes(Operator op, const act::Subscription& row, int priority) {
   switch (op) {
     case Operator::kUnblock:
-      return !row["blocked"].is_null() && row["blocked"].as<bool>();
+      return row.blocked;
     case Operator::kRelease:
-      return !row["leased_by"].is_null();
+      return row.leased_by.has_value();
     case Operator::kPrioritize:
-      return row["priority"].is_null() || row["priority"].as<int>() != priority;
+      return row.priority != priority;
     case Operator::kReset:
     case Operator::kDefer:
       break;
@@ -76,8 +92,29 @@ bool Changes(Operator op, const pqxx::row& row, int priority) {
   return true;
 }
 
+// The rows that would change, as a table and a count.
+void DryRun(act::Store& store, Operator op, const act::StreamFilter& selector, int priority) {
+  // act.query_streams takes a filter object: a list of names is looked up name by name, each exactly.
+  std::vector<act::StreamFilter> filters;
+  if (selector.streams) {
+    for (const std::string& name : *selector.streams) filters.push_back(act::StreamFilter::exactly(name));
+  } else {
+    filters.push_back(selector);
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (const act::StreamFilter& filter : filters) {
+    for (const act::Subscription& row : store.query_streams(filter, std::nullopt, 0)) {
+      if (!Changes(op, row, priority)) continue;
+      rows.push_back({row.stream, row.lane, std::to_string(row.at), row.blocked ? "yes" : "no",
+                      std::to_string(row.priority), row.leased_by.value_or("-"), OneLine(row.error.value_or("-"))});
+    }
+  }
+  if (!rows.empty()) PrintTable({"stream", "lane", "at", "blocked", "priority", "leased by", "error"}, rows);
+  fmt::print("dry run: {} subscriptions would change; add --yes to apply\n", rows.size());
+}
+
 int Apply(const Database& db, Operator op, const OperatorArgs& args) {
-  const nlohmann::json selector = Selector(args);
+  const act::StreamFilter selector = Selector(args);
   int priority = 0;
   if (op == Operator::kPrioritize) {
     const std::string& text = *args.priority;
@@ -86,59 +123,33 @@ int Apply(const Database& db, Operator op, const OperatorArgs& args) {
     if (magnitude > 2147483647) throw UsageError(fmt::format("--priority: {} is beyond a 32-bit integer", text));
     priority = negative ? -static_cast<int>(magnitude) : static_cast<int>(magnitude);
   }
-  const auto connection = Connect(db);
-  pqxx::work txn{*connection};
-  try {
-    if (op == Operator::kDefer) txn.exec_params("SELECT $1::timestamptz", *args.until);  // a bad time: exit 2
-    if (!args.yes) {
-      // The rows the selector chooses: an object is a query_streams filter as
-      // it is; an array names rows, each looked up exactly.
-      std::vector<nlohmann::json> filters;
-      if (selector.is_array()) {
-        for (const auto& name : selector) filters.push_back({{"stream", name}, {"stream_exact", true}});
-      } else {
-        filters.push_back(selector);
-      }
-      std::vector<std::vector<std::string>> rows;
-      for (const auto& filter : filters) {
-        const pqxx::result result = txn.exec_params(
-            "SELECT stream, lane, at, blocked, priority, error, leased_by FROM act.query_streams($1::jsonb, NULL, "
-            "0)",
-            filter.dump());
-        for (const pqxx::row& row : result) {
-          if (!Changes(op, row, priority)) continue;
-          rows.push_back({Text(row["stream"]), Text(row["lane"]), Text(row["at"]),
-                          row["blocked"].is_null() ? "-" : (row["blocked"].as<bool>() ? "yes" : "no"),
-                          Text(row["priority"]), Text(row["leased_by"]), OneLine(Text(row["error"]))});
-        }
-      }
-      if (!rows.empty()) PrintTable({"stream", "lane", "at", "blocked", "priority", "leased by", "error"}, rows);
-      fmt::print("dry run: {} subscriptions would change; add --yes to apply\n", rows.size());
-      return kOk;
-    }
-    pqxx::row row;
-    switch (op) {
-      case Operator::kUnblock:
-        row = txn.exec_params1("SELECT act.unblock($1::jsonb)", selector.dump());
-        break;
-      case Operator::kReset:
-        row = txn.exec_params1("SELECT act.reset($1::jsonb)", selector.dump());
-        break;
-      case Operator::kRelease:
-        row = txn.exec_params1("SELECT act.release($1::jsonb)", selector.dump());
-        break;
-      case Operator::kPrioritize:
-        row = txn.exec_params1("SELECT act.prioritize($1::jsonb, $2)", selector.dump(), priority);
-        break;
-      case Operator::kDefer:
-        row = txn.exec_params1("SELECT act.defer($1::jsonb, $2::timestamptz)", selector.dump(), *args.until);
-        break;
-    }
-    txn.commit();
-    fmt::print("{} subscriptions changed\n", row[0].as<long long>());
-  } catch (const pqxx::failure&) {
-    RethrowClassified(*connection);  // a refused selector or argument is exit 2, not a database failure
+  act::Store store(OpenPool(db));
+  // Read as the server reads a timestamptz; a time it cannot read is exit 2, dry run or not.
+  std::optional<act::Timestamp> until;
+  if (op == Operator::kDefer) until = store.server_time(*args.until);
+  if (!args.yes) {
+    DryRun(store, op, selector, priority);
+    return kOk;
   }
+  std::int32_t changed = 0;
+  switch (op) {
+    case Operator::kUnblock:
+      changed = store.unblock(selector);
+      break;
+    case Operator::kReset:
+      changed = store.reset(selector);
+      break;
+    case Operator::kRelease:
+      changed = store.release(selector);
+      break;
+    case Operator::kPrioritize:
+      changed = store.prioritize(selector, priority);
+      break;
+    case Operator::kDefer:
+      changed = store.defer(selector, *until);
+      break;
+  }
+  fmt::print("{} subscriptions changed\n", changed);
   return kOk;
 }
 

@@ -5,27 +5,46 @@
 #include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "act/monitor.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "pg_text.hpp"
 
 namespace actctl {
 
 namespace {
 
+// act.status's columns in its order, each named as the function names it.
+std::vector<std::pair<std::string, nlohmann::json>> Fields(const act::StoreStatus& status) {
+  return {{"mode", status.mode},
+          {"horizon", status.horizon},
+          {"max_event_id", status.max_event_id},
+          {"sealed_size", Json(status.sealed_size)},
+          {"subscriptions", status.subscriptions},
+          {"with_work", status.with_work},
+          {"blocked", status.blocked},
+          {"leased", status.leased},
+          {"expired_leases", status.expired_leases},
+          {"oldest_work_age", Json(status.oldest_work_age)},
+          {"horizon_held_for", Json(status.horizon_held_for)},
+          {"seal_stopped", Json(status.seal_stopped)}};
+}
+
 int Status(const Database& db, bool json) {
-  const auto connection = Connect(db);
-  pqxx::nontransaction txn{*connection};
+  const auto fields = Fields(act::Monitor(OpenPool(db)).status());
   if (json) {
-    const pqxx::row row = txn.exec1("SELECT to_jsonb(s)::text FROM act.status() s");
-    fmt::print("{}\n", nlohmann::json::parse(row[0].c_str()).dump(2));
+    nlohmann::json object = nlohmann::json::object();
+    for (const auto& [name, value] : fields) object[name] = value;
+    fmt::print("{}\n", object.dump(2));
     return kOk;
   }
-  const pqxx::row row = txn.exec1("SELECT * FROM act.status()");
   std::size_t width = 0;
-  for (const pqxx::field& field : row) width = std::max(width, std::string{field.name()}.size());
-  for (const pqxx::field& field : row) fmt::print("{:<{}} {}\n", std::string{field.name()} + ":", width + 1, Text(field));
+  for (const auto& field : fields) width = std::max(width, field.first.size());
+  for (const auto& [name, value] : fields) fmt::print("{:<{}} {}\n", name + ":", width + 1, Cell(value));
   return kOk;
 }
 

@@ -2,7 +2,6 @@
 // The stream selection tail and verify share: --stream NAME, exact unless
 // --regex makes it a pattern (matched in the C collation, as act.query does).
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
 
 namespace CLI {
@@ -18,9 +17,8 @@ struct StreamFilter {
 
 void AddStreamFilter(CLI::App& command, StreamFilter& filter);
 
-// A UsageError (exit 2, one line) for --regex without --stream, or a pattern
-// the server cannot compile; checked before anything is read, so that the
-// line names the option rather than an argument of an SQL function.
-void CheckStreamFilter(pqxx::transaction_base& txn, const StreamFilter& filter);
+// A UsageError (exit 2, one line) for --regex without --stream. A pattern the
+// server cannot compile is the command's to report, naming --stream.
+void CheckStreamFilter(const StreamFilter& filter);
 
 }  // namespace actctl

@@ -5,17 +5,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
 #include <vector>
 
+#include "act/errors.hpp"
+#include "act/store.hpp"
 #include "arguments.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "event_line.hpp"
 #include "stop_signals.hpp"
 #include "stream_filter.hpp"
@@ -32,46 +33,38 @@ struct TailArgs {
   bool follow = false, json = false, pii = false, full = false;
 };
 
-// Rows per act.query call: what one result holds in memory.
+// Events per act.query call: what one result holds in memory.
 constexpr long long kPage = 1000;
 // The longest one act.wait lasts, and so how soon a stop request is seen
 // while parked; the client library's workers wait in slices of the same
 // length (WorkerOptions::wait_slice, client/include/act/drain.hpp).
-constexpr int kWaitMillis = 250;
-
-// act.query caps what it returns at the horizon except for one exact stream
-// (a stream's own commits become visible in version order); `before` caps
-// that case too, so that tail never prints an id that a reader of the whole
-// log cannot see yet.
-std::string QuerySql(const char* columns) {
-  return fmt::format(
-      "SELECT {} FROM act.query(stream => $1, stream_exact => $2, "
-      "names => CASE WHEN $3::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text($3::jsonb)) END, "
-      "after => $4, before => $5::bigint + 1, max_events => $6, backward => $7) e",
-      columns);
-}
+constexpr std::chrono::milliseconds kWait{250};
 
 class Printer {
  public:
-  Printer(pqxx::connection& connection, pqxx::transaction_base& txn, const TailArgs& args)
-      : txn_(txn), args_(args), style_{args.json, !args.json && ColoursWanted(stdout), args.pii, args.full} {
-    if (!args.names.empty()) names_ = nlohmann::json(args.names).dump();
-    connection.prepare("tail_query", QuerySql(kEventLineColumns));
-    connection.prepare("tail_first", QuerySql("min(e.id)"));
-    connection.prepare("tail_wait", "SELECT act.wait($1, $2)");
+  Printer(act::Store& store, const TailArgs& args)
+      : store_(store), args_(args), style_{args.json, !args.json && ColoursWanted(stdout), args.pii, args.full} {}
+
+  // A UsageError naming --stream for a pattern the server cannot compile,
+  // before anything is printed: a read past the horizon, which finds nothing.
+  void CheckPattern(long long horizon) {
+    if (!args_.filter.regex) return;
+    try {
+      store_.query_stored(Read(horizon, horizon, 1, false), [](const act::StoredEvent&) {});
+    } catch (const act::ValidationError& e) {
+      if (e.sqlstate() != "2201B") throw;
+      throw UsageError(std::string("--stream: ") + e.what());
+    }
   }
-
-  long long Horizon() { return txn_.exec1("SELECT act.horizon()")[0].as<long long>(); }
-
-  // Parks until the horizon passes `after` or the slice ends; the horizon.
-  long long Wait(long long after) { return txn_.exec_prepared1("tail_wait", after, kWaitMillis)[0].as<long long>(); }
 
   // The last `count` events at or below the horizon, oldest first: the id
   // they start at, then forward a page at a time, as After.
   void Last(long long count, long long horizon, const StopSignals* stop) {
-    if (count == 0) return;  // max_events 0 would mean every event
-    const pqxx::row first = Query("tail_first", std::nullopt, horizon, count, true)[0];
-    if (!first[0].is_null()) After(first[0].as<long long>() - 1, horizon, count, stop);
+    if (count == 0) return;  // no limit would mean every event
+    std::optional<long long> first;
+    store_.query_stored(Read(std::nullopt, horizon, count, true),
+                        [&first](const act::StoredEvent& event) { first = event.id; });
+    if (first) After(*first - 1, horizon, count, stop);
   }
 
   // The events after `after` up to the horizon, at most `limit` (none: all),
@@ -81,29 +74,39 @@ class Printer {
     while (!stop || !stop->requested()) {
       const long long page = limit ? std::min(kPage, *limit) : kPage;
       if (page == 0) break;
-      const pqxx::result events = Query("tail_query", after, horizon, page, false);
-      for (const pqxx::row& event : events) Print(event);
+      long long printed = 0;
+      store_.query_stored(Read(after, horizon, page, false), [&](const act::StoredEvent& event) {
+        fmt::print("{}\n", EventLine(event, style_));
+        after = event.id;
+        ++printed;
+      });
       std::fflush(stdout);
-      if (limit) *limit -= static_cast<long long>(events.size());
-      if (static_cast<long long>(events.size()) < page) return std::max(after, horizon);
-      after = events.back()["id"].as<long long>();
+      if (limit) *limit -= printed;
+      if (printed < page) return std::max(after, horizon);
     }
     return after;
   }
 
  private:
-  pqxx::result Query(const char* statement, std::optional<long long> after, long long horizon, long long max_events,
-                     bool backward) {
-    return txn_.exec_prepared(statement, args_.filter.stream, !args_.filter.regex, names_, after, horizon,
-                              static_cast<int>(max_events), backward);
+  // act.query caps what it returns at the horizon except for one exact
+  // stream (a stream's own commits become visible in version order);
+  // `before` caps that case too, so that tail never prints an id that a
+  // reader of the whole log cannot see yet.
+  act::Query Read(std::optional<long long> after, long long horizon, long long max_events, bool backward) const {
+    act::Query query;
+    query.stream = args_.filter.stream;
+    query.stream_exact = !args_.filter.regex;
+    if (!args_.names.empty()) query.names = args_.names;
+    query.after = after;
+    query.before = horizon + 1;
+    query.limit = max_events;
+    query.backward = backward;
+    return query;
   }
 
-  void Print(const pqxx::row& event) { fmt::print("{}\n", EventLine(event, style_)); }
-
-  pqxx::transaction_base& txn_;
+  act::Store& store_;
   const TailArgs& args_;
   const EventLineStyle style_;
-  std::optional<std::string> names_;  // --names as a JSON array
 };
 
 int Tail(const Database& db, const TailArgs& args) {
@@ -123,30 +126,29 @@ int Tail(const Database& db, const TailArgs& args) {
     throw UsageError("--limit with --after takes the first N events after the id; --follow prints them all");
   for (const std::string& name : args.names)
     if (name.empty()) throw UsageError("--names: an event name is empty");
+  CheckStreamFilter(args.filter);
 
-  return RunConnected(db, [&](pqxx::connection& connection) {
-    pqxx::nontransaction txn{connection};
-    CheckStreamFilter(txn, args.filter);
-    Printer printer{connection, txn, args};
-    // Installed before the first read: a stop during a long backlog ends it too.
-    std::optional<StopSignals> stop;
-    if (args.follow) stop.emplace();
-    const StopSignals* stop_signals = stop ? &*stop : nullptr;
-    long long horizon = printer.Horizon();
-    long long cursor = horizon;
-    if (after)
-      cursor = printer.After(*after, horizon, limit, stop_signals);
-    else
-      printer.Last(limit.value_or(10), horizon, stop_signals);
-    if (!args.follow) return kOk;
-    // Everything at or below the horizon that will ever be visible is
-    // visible now: once read up to it, nothing below it can appear later.
-    while (!stop->requested()) {
-      horizon = printer.Wait(cursor);
-      if (horizon > cursor) cursor = printer.After(cursor, horizon, std::nullopt, stop_signals);
-    }
-    return kOk;
-  });
+  act::Store store(OpenPool(db));
+  Printer printer{store, args};
+  long long horizon = store.horizon();
+  printer.CheckPattern(horizon);
+  // Installed before the first read: a stop during a long backlog ends it too.
+  std::optional<StopSignals> stop;
+  if (args.follow) stop.emplace();
+  const StopSignals* stop_signals = stop ? &*stop : nullptr;
+  long long cursor = horizon;
+  if (after)
+    cursor = printer.After(*after, horizon, limit, stop_signals);
+  else
+    printer.Last(limit.value_or(10), horizon, stop_signals);
+  if (!args.follow) return kOk;
+  // Everything at or below the horizon that will ever be visible is
+  // visible now: once read up to it, nothing below it can appear later.
+  while (!stop->requested()) {
+    horizon = store.wait(cursor, kWait);
+    if (horizon > cursor) cursor = printer.After(cursor, horizon, std::nullopt, stop_signals);
+  }
+  return kOk;
 }
 
 }  // namespace

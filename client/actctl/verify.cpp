@@ -9,13 +9,15 @@
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <pqxx/pqxx>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "act/errors.hpp"
+#include "act/log_store.hpp"
 #include "chain_problem.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "progress.hpp"
 #include "stream_filter.hpp"
 #include "stream_pages.hpp"
@@ -34,11 +36,6 @@ struct VerifyArgs {
 // a batch of its own (act.verify checks a stream in one call).
 constexpr std::size_t kBatchStreams = 100;
 constexpr std::int64_t kBatchEvents = 20000;
-
-constexpr const char* kBatchSql =
-    "SELECT v.stream, v.events, v.valid, v.first_bad_version "
-    "FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS s(stream, i) "
-    "CROSS JOIN LATERAL act.verify(s.stream) v ORDER BY s.i";
 
 // The result on stdout: each broken chain as it is found, then the summary.
 // --json writes one object whose "broken" array is written entry by entry,
@@ -84,10 +81,9 @@ class Report {
 
 class Verifier {
  public:
-  Verifier(pqxx::transaction_base& txn, Progress& progress, Report& report)
-      : txn_(txn), progress_(progress), report_(report) {}
+  Verifier(act::LogStore& log, Progress& progress, Report& report) : log_(log), progress_(progress), report_(report) {}
 
-  void Add(StreamSize stream) {
+  void Add(act::StreamSpan stream) {
     batch_events_ += stream.events;
     batch_.push_back(std::move(stream.stream));
     if (batch_.size() >= kBatchStreams || batch_events_ >= kBatchEvents) Flush();
@@ -95,13 +91,11 @@ class Verifier {
 
   void Flush() {
     if (batch_.empty()) return;
-    const pqxx::result rows = txn_.exec_prepared("verify_batch", nlohmann::json(batch_).dump());
-    for (const pqxx::row& row : rows) {
-      events_ += row["events"].as<std::int64_t>();
-      if (!row["valid"].as<bool>()) {
-        const std::string stream = row["stream"].c_str();
-        const int bad = row["first_bad_version"].as<int>();
-        report_.Broken(stream, row["events"].as<std::int64_t>(), bad, ChainProblem(txn_, stream, bad));
+    for (const act::ChainCheck& check : log_.verify_streams(batch_)) {
+      events_ += check.events;
+      if (!check.valid) {
+        const int bad = check.first_bad_version.value_or(0);
+        report_.Broken(check.stream, check.events, bad, ChainProblem(log_, check.stream, bad));
       }
     }
     // A stream that lost its events since it was listed has no row: checked, and empty.
@@ -115,51 +109,55 @@ class Verifier {
   std::int64_t events() const { return events_; }
 
  private:
-  pqxx::transaction_base& txn_;
+  act::LogStore& log_;
   Progress& progress_;
   Report& report_;
   std::vector<std::string> batch_;
   std::int64_t batch_events_ = 0, streams_ = 0, events_ = 0;
 };
 
-int Verify(const Database& db, const VerifyArgs& args) {
-  return RunConnected(db, [&](pqxx::connection& connection) {
-    connection.prepare("verify_batch", kBatchSql);
-    pqxx::nontransaction txn{connection};
-    CheckStreamFilter(txn, args.filter);
-    // act.verify(stream) is planned for the whole log, and with parallel
-    // query each call starts workers: on a log of 200,000 streams, 40 ms for
-    // a stream of five events that takes 0.2 ms without them.
-    txn.exec0("SET max_parallel_workers_per_gather = 0");
-    Progress progress{stderr};
-    // A first pass counts what there is to check, for the bar and the time
-    // left; each pass holds one page of names at a time.
-    std::int64_t streams = 0, events = 0;
-    for (StreamPages pages{txn, args.filter}; !pages.done();) {
-      for (const StreamSize& stream : pages.Next()) {
+// The first pass: what there is to check, for the bar and the time left;
+// it holds one page of names at a time. A pattern the server cannot
+// compile is a UsageError naming --stream.
+std::pair<std::int64_t, std::int64_t> Count(act::LogStore& log, const StreamFilter& filter, Progress& progress) {
+  std::int64_t streams = 0, events = 0;
+  try {
+    for (StreamPages pages{log, filter}; !pages.done();) {
+      for (const act::StreamSpan& stream : pages.Next()) {
         ++streams;
         events += stream.events;
       }
       progress.Counting(streams);
     }
-    if (streams == 0 && args.filter.stream) {
-      progress.Clear();
-      throw UsageError(args.filter.regex
-                           ? fmt::format("--stream: no stream with events matches {}", *args.filter.stream)
-                           : fmt::format("--stream: stream {} has no events", *args.filter.stream));
-    }
-    progress.Start(streams, events);
-    const auto started = std::chrono::steady_clock::now();
-    Report report{args.json, progress};
-    Verifier verifier{txn, progress, report};
-    for (StreamPages pages{txn, args.filter}; !pages.done();)
-      for (StreamSize& stream : pages.Next()) verifier.Add(std::move(stream));
-    verifier.Flush();
-    progress.Finish(verifier.streams(), verifier.events());
-    report.Summary(verifier.streams(), verifier.events(),
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    return report.broken() == 0 ? kOk : kBroken;
-  });
+  } catch (const act::ValidationError& e) {
+    if (e.sqlstate() != "2201B") throw;
+    progress.Clear();
+    throw UsageError(std::string("--stream: ") + e.what());
+  }
+  return {streams, events};
+}
+
+int Verify(const Database& db, const VerifyArgs& args) {
+  CheckStreamFilter(args.filter);
+  act::LogStore log(OpenPool(db));
+  Progress progress{stderr};
+  const auto [streams, events] = Count(log, args.filter, progress);
+  if (streams == 0 && args.filter.stream) {
+    progress.Clear();
+    throw UsageError(args.filter.regex ? fmt::format("--stream: no stream with events matches {}", *args.filter.stream)
+                                       : fmt::format("--stream: stream {} has no events", *args.filter.stream));
+  }
+  progress.Start(streams, events);
+  const auto started = std::chrono::steady_clock::now();
+  Report report{args.json, progress};
+  Verifier verifier{log, progress, report};
+  for (StreamPages pages{log, args.filter}; !pages.done();)
+    for (act::StreamSpan& stream : pages.Next()) verifier.Add(std::move(stream));
+  verifier.Flush();
+  progress.Finish(verifier.streams(), verifier.events());
+  report.Summary(verifier.streams(), verifier.events(),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return report.broken() == 0 ? kOk : kBroken;
 }
 
 }  // namespace

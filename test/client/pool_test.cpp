@@ -99,11 +99,7 @@ TEST_F(PoolTest, AConnectionLostMidCallFailsThatCallOnly) {
   const int pid = pool->acquire().backend_pid();
   // act.wait holds the connection in a call until the timeout.
   auto waiting = std::async(std::launch::async, [&] { return store.wait(1'000'000, 10s); });
-  for (int i = 0; i < 500 && database().sql("SELECT count(*) FROM pg_stat_activity WHERE pid = " + std::to_string(pid) +
-                                              " AND state = 'active'") != "1";
-       ++i) {
-    std::this_thread::sleep_for(10ms);
-  }
+  await_active(pid);
   terminate(pid);
   try {
     waiting.get();

@@ -7,6 +7,8 @@
 #include "act/errors.hpp"
 #include "act/event.hpp"
 #include "act/events.hpp"
+#include "act/log_store.hpp"
+#include "act/monitor.hpp"
 #include "act/observe.hpp"
 #include "act/partitions.hpp"
 #include "act/pool.hpp"

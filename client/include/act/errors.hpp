@@ -31,6 +31,15 @@ class StoreError : public Error {
   std::string sqlstate_;
 };
 
+// A StoreError after which the connection is gone: it could not be made
+// (operation "connect": a connection string libpq refuses, a server out of
+// reach, a missing database) or it broke during the call (the server went
+// away, the backend was terminated). Retrying on a new connection may work.
+class ConnectionError : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 // A StoreError met on one partition of a partitioned deployment
 // (act/app.hpp over a PartitionMap): the message starts "partition P of N: ", and
 // operation and sqlstate are the partition's error's.

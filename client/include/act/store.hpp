@@ -14,6 +14,7 @@
 
 #include "act/event.hpp"
 #include "act/pool.hpp"
+#include "act/stored_event.hpp"
 #include "act/subscriptions.hpp"
 
 namespace act {
@@ -173,6 +174,18 @@ class Store {
   // The filter's fields only: a list of streams is std::invalid_argument.
   std::vector<Subscription> query_streams(const StreamFilter& filter = {}, const std::optional<std::string>& after = {},
                                           std::int32_t max_streams = 100);
+
+  // query() with each event's JSON as stored (act/stored_event.hpp).
+  std::int64_t query_stored(const Query& query, const std::function<void(const StoredEvent&)>& on_event);
+
+  // Operator calls (actctl). Drops the leases of the selected rows
+  // (act.release): any worker may claim them at once, at their watermark;
+  // retries and blocks stay. Returns how many rows it changed.
+  std::int32_t release(const StreamFilter& filter);
+  // A timestamptz as the server reads it: any of its input formats
+  // ("tomorrow", a date alone), in the session's time zone. Text it cannot
+  // read is an act::ValidationError.
+  Timestamp server_time(std::string_view text);
 
   ConnectionPool& pool() noexcept { return *pool_; }
   const std::shared_ptr<ConnectionPool>& shared_pool() const noexcept { return pool_; }

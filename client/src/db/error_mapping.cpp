@@ -38,10 +38,10 @@ std::optional<std::string> unquote_stream(std::string_view quoted, std::string_v
 std::string setup_hint(std::string_view sqlstate, std::string_view message) {
   // 3F000: the call reached a database without the extension.
   if (sqlstate == "3F000" && message == R"(schema "act" does not exist)")
-    return " (pg_act is not installed in this database: run CREATE EXTENSION pg_act;)";
+    return " (pg_act is not installed in this database: run CREATE EXTENSION pg_act)";
   // 42883 on one of ours: the extension is older than this client.
   if (sqlstate == "42883" && message.starts_with("function act.") && message.ends_with(" does not exist"))
-    return " (the installed pg_act may be older than this client: run ALTER EXTENSION pg_act UPDATE;)";
+    return " (the installed pg_act may be older than this client: run ALTER EXTENSION pg_act UPDATE)";
   return {};
 }
 
@@ -124,6 +124,8 @@ std::optional<Conflict> conflict_from_detail(std::string_view driver_text) {
 void throw_mapped(const DatabaseFailure& failure) {
   const std::string message = primary_message(failure.message);
   const std::string_view state = failure.sqlstate;
+  if (failure.connection_lost)
+    throw ConnectionError(failure.operation, failure.sqlstate, failure.operation + ": " + message);
   if (state == "40001") {
     // The structured DETAIL first (pg_act 0.2); the message for older servers.
     std::optional<Conflict> conflict = conflict_from_detail(failure.message);

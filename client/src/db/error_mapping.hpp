@@ -13,9 +13,10 @@ struct DatabaseFailure {
   std::string sqlstate;   // empty when the server sent none
   std::string message;    // the driver's text ("ERROR:  ...\nCONTEXT: ...")
   std::string subject;    // the stream the call was about, if one: the server cuts long names in messages
+  bool connection_lost = false;  // the connection could not be made, or is gone: a ConnectionError
 };
 
-// 40001 with the commit-conflict message → ConcurrencyError; 22xxx →
+// A lost connection → ConnectionError; 40001 with the commit-conflict message → ConcurrencyError; 22xxx →
 // ValidationError; 55000 → StreamClosedError; anything else → StoreError.
 [[noreturn]] void throw_mapped(const DatabaseFailure& failure);
 

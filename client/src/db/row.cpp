@@ -19,4 +19,6 @@ std::int32_t Row::int32(int column) const { return (*row_)[column].as<std::int32
 
 bool Row::boolean(int column) const { return (*row_)[column].as<bool>(); }
 
+double Row::float64(int column) const { return (*row_)[column].as<double>(); }
+
 }  // namespace act::db

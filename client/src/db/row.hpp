@@ -19,6 +19,7 @@ class Row {
   std::int64_t int64(int column) const;
   std::int32_t int32(int column) const;
   bool boolean(int column) const;
+  double float64(int column) const;
 
  private:
   const pqxx::row* row_;

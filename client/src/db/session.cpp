@@ -97,9 +97,9 @@ Session::Session(const std::string& conninfo, std::atomic<std::uint64_t>& statem
     // and the pool drops it.
     connection_ = std::make_unique<Connection>(conninfo);
   } catch (const pqxx::sql_error& error) {
-    throw_mapped({"connect", error.sqlstate(), error.what(), {}});
+    throw_mapped({"connect", error.sqlstate(), error.what(), {}, true});
   } catch (const std::exception& error) {
-    throw_mapped({"connect", {}, error.what(), {}});
+    throw_mapped({"connect", {}, error.what(), {}, true});
   }
 }
 
@@ -136,11 +136,14 @@ void Session::guarded(std::string_view operation_name, std::string_view subject,
     }
   } catch (const pqxx::broken_connection& error) {
     broken_ = true;
-    throw_mapped({operation, {}, error.what(), about});
+    throw_mapped({operation, {}, error.what(), about, true});
   } catch (const pqxx::sql_error& error) {
     const std::string sqlstate = sqlstate_of(error);
-    if (is_connection_loss(sqlstate) || !connection_->handle.is_open()) broken_ = true;
-    throw_mapped({operation, sqlstate, error.what(), about});
+    // A terminated backend reports its FATAL error as a result, and libpq
+    // marks the connection bad as it reads the end of the stream.
+    const bool lost = is_connection_loss(sqlstate) || !connection_->handle.is_open();
+    if (lost) broken_ = true;
+    throw_mapped({operation, sqlstate, error.what(), about, lost});
   } catch (const pqxx::transaction_rollback& error) {
     // libpqxx 6 keeps class 40 apart from sql_error and drops its SQLSTATE: restore it.
     throw_mapped({operation, rollback_sqlstate(error), error.what(), about});
@@ -336,7 +339,7 @@ void Session::commit() {
   } catch (const pqxx::broken_connection& error) {
     forget_prepared_here();
     broken_ = true;
-    throw_mapped({"COMMIT", {}, error.what(), {}});
+    throw_mapped({"COMMIT", {}, error.what(), {}, true});
   } catch (const pqxx::sql_error& error) {
     forget_prepared_here();
     throw_mapped({"COMMIT", sqlstate_of(error), error.what(), {}});

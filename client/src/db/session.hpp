@@ -20,7 +20,7 @@ namespace act::db {
 
 class Session {
  public:
-  // Throws act::StoreError (operation "connect") when the server is out of reach.
+  // Throws act::ConnectionError (operation "connect") when the server is out of reach.
   // round_trip_counter, when given, counts each wait for the server's reply.
   Session(const std::string& conninfo, std::atomic<std::uint64_t>& statement_counter,
           std::atomic<std::uint64_t>* round_trip_counter = nullptr);

@@ -11,6 +11,15 @@ nlohmann::json parse_json(std::string_view text) { return nlohmann::json::parse(
 
 Timestamp from_epoch_micros(std::int64_t micros) { return Timestamp(std::chrono::microseconds(micros)); }
 
+ChainCheck chain_check_from(const db::Row& row) {
+  ChainCheck check;
+  check.stream = row.text(0);
+  check.events = row.int64(1);
+  check.valid = row.boolean(2);
+  if (!row.is_null(3)) check.first_bad_version = row.int32(3);
+  return check;
+}
+
 std::optional<std::string> optional_text(const db::Row& row, int column) {
   if (row.is_null(column)) return std::nullopt;
   return std::string(row.text(column));

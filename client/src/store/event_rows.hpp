@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "act/event.hpp"
+#include "act/store.hpp"
 #include "db/row.hpp"
 
 namespace act::store_rows {
@@ -17,6 +18,9 @@ Committed committed_from(const db::Row& row);
 Committed committed_from_json(const nlohmann::json& event);
 
 Timestamp from_epoch_micros(std::int64_t micros);
+
+// A row of act.verify: stream, events, valid, first_bad_version.
+ChainCheck chain_check_from(const db::Row& row);
 
 // Nullable columns.
 std::optional<std::string> optional_text(const db::Row& row, int column);

@@ -52,6 +52,14 @@ namespace act::store_sql {
 #define ACT_CALL_PRIORITIZE "act.prioritize($1::jsonb, $2::int)"
 // call: api/query_streams.sql
 #define ACT_CALL_QUERY_STREAMS "act.query_streams($1::jsonb, $2::text, $3::int)"
+// call: api/release.sql
+#define ACT_CALL_RELEASE "act.release($1::jsonb)"
+// call: api/status.sql
+#define ACT_CALL_STATUS "act.status()"
+// call: api/metrics.sql
+#define ACT_CALL_METRICS "act.metrics()"
+// call: api/lag.sql
+#define ACT_CALL_LAG "act.lag($1::text, $2::int)"
 
 // Columns of an act.events row, in the order event_rows.cpp reads them.
 #define ACT_EVENT_COLUMNS                                                                              \
@@ -80,6 +88,12 @@ inline constexpr db::Statement kCommitByKey{
 inline constexpr db::Statement kQuery{
     "act_query", "act.query",
     "SELECT " ACT_EVENT_COLUMNS " FROM " ACT_CALL_QUERY " e"};
+
+// act.query with the event's JSON as the server's text (act::StoredEvent), no hash.
+inline constexpr db::Statement kQueryStored{
+    "act_query_stored", "act.query",
+    "SELECT e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, e.pii::text, "
+    "(extract(epoch FROM e.created) * 1000000)::bigint FROM " ACT_CALL_QUERY " e"};
 
 #undef ACT_EVENT_COLUMNS
 
@@ -137,6 +151,7 @@ inline constexpr db::Statement kBlock{
 inline constexpr db::Statement kDefer{"act_defer", "act.defer", "SELECT " ACT_CALL_DEFER};
 inline constexpr db::Statement kReset{"act_reset", "act.reset", "SELECT " ACT_CALL_RESET};
 inline constexpr db::Statement kUnblock{"act_unblock", "act.unblock", "SELECT " ACT_CALL_UNBLOCK};
+inline constexpr db::Statement kRelease{"act_release", "act.release", "SELECT " ACT_CALL_RELEASE};
 inline constexpr db::Statement kPrioritize{"act_prioritize", "act.prioritize",
                                            "SELECT " ACT_CALL_PRIORITIZE};
 
@@ -146,5 +161,64 @@ inline constexpr db::Statement kQueryStreams{
     "(extract(epoch FROM q.leased_until) * 1000000)::bigint, q.priority, q.lane, "
     "(extract(epoch FROM q.deferred_at) * 1000000)::bigint, q.correlated_at "
     "FROM " ACT_CALL_QUERY_STREAMS " q"};
+
+// A timestamptz as the server reads it (its formats, the session's time zone).
+inline constexpr db::Statement kServerTime{"act_server_time", "timestamptz",
+                                           "SELECT (extract(epoch FROM $1::timestamptz) * 1000000)::bigint"};
+
+// Monitoring (act/monitor.hpp). Intervals as microseconds, times as epoch microseconds.
+#define ACT_MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
+
+inline constexpr db::Statement kStatus{
+    "act_status", "act.status",
+    "SELECT s.mode, s.horizon, s.max_event_id, s.sealed_size, s.subscriptions, s.with_work, s.blocked, s.leased, "
+    "s.expired_leases, " ACT_MICROS("s.oldest_work_age") ", " ACT_MICROS("s.horizon_held_for") ", s.seal_stopped "
+    "FROM " ACT_CALL_STATUS " s"};
+
+// Samples of one metric together, labels in a stable order (the exposition format wants them grouped).
+inline constexpr db::Statement kMetrics{
+    "act_metrics", "act.metrics",
+    "SELECT m.metric, m.labels::text, m.value FROM " ACT_CALL_METRICS " m "
+    "ORDER BY m.metric COLLATE \"C\", m.labels::text COLLATE \"C\""};
+
+inline constexpr db::Statement kLag{
+    "act_lag", "act.lag",
+    "SELECT l.stream, l.lane_name, l.at, l.work_mark, l.waiting_id, " ACT_MICROS("l.waiting_since") ", "
+    ACT_MICROS("l.age") ", l.blocked, l.error, l.leased_by, " ACT_MICROS("l.leased_until") ", l.retry "
+    "FROM " ACT_CALL_LAG " l"};
+
+#undef ACT_MICROS
+
+// The log as an auditor reads it (act/log_store.hpp). Stream names page by
+// page: a recursive walk of act.events' (stream, version) index, one probe
+// per name (a skip scan), in the database's collation, the index's order.
+inline constexpr db::Statement kStreamPage{
+    "act_stream_page", "act.events",
+    "WITH RECURSIVE names(stream) AS ("
+    " (SELECT e.stream FROM act.events e WHERE e.stream > $1 ORDER BY e.stream LIMIT 1)"
+    " UNION ALL"
+    " SELECT (SELECT e.stream FROM act.events e WHERE e.stream > n.stream ORDER BY e.stream LIMIT 1)"
+    " FROM names n WHERE n.stream IS NOT NULL"
+    "), page AS (SELECT n.stream FROM names n WHERE n.stream IS NOT NULL LIMIT $2) "
+    "SELECT p.stream, m.matches, CASE WHEN m.matches THEN"
+    " (SELECT max(e.version)::bigint - min(e.version) + 1 FROM act.events e WHERE e.stream = p.stream) END "
+    "FROM page p CROSS JOIN LATERAL (SELECT $3::text IS NULL OR p.stream COLLATE \"C\" ~ $3 AS matches) m "
+    "ORDER BY p.stream"};
+
+inline constexpr db::Statement kStreamSpan{
+    "act_stream_span", "act.events",
+    "SELECT max(e.version)::bigint - min(e.version) + 1 FROM act.events e WHERE e.stream = $1"};
+
+// act.verify(stream text) of each name of a jsonb array, in its order.
+inline constexpr db::Statement kVerifyStreams{
+    "act_verify_streams", "act.verify",
+    "SELECT v.stream, v.events, v.valid, v.first_bad_version "
+    "FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS s(stream, i) "
+    "CROSS JOIN LATERAL act.verify(s.stream) v ORDER BY s.i"};
+
+inline constexpr db::Statement kChainStart{
+    "act_chain_start", "act.events",
+    "SELECT (SELECT max(e.version) FROM act.events e WHERE e.stream = $1 AND e.version < $2), "
+    "EXISTS (SELECT FROM act.stream_anchors a WHERE a.stream = $1 AND a.version = $2)"};
 
 }  // namespace act::store_sql

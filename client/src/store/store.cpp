@@ -98,7 +98,27 @@ std::vector<Committed> Store::commit_by_key(std::string_view stream, std::string
   return committed;
 }
 
-std::int64_t Store::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
+namespace {
+
+StoredEvent stored_from(const db::Row& row) {
+  StoredEvent event;
+  event.id = row.int64(0);
+  event.stream = row.text(1);
+  event.version = row.int32(2);
+  event.name = row.text(3);
+  event.data = row.text(4);
+  event.meta = row.text(5);
+  event.pii = store_rows::optional_text(row, 6);
+  event.created = store_rows::from_epoch_micros(row.int64(7));
+  return event;
+}
+
+// act.query page by page: each page is read on a leased connection, which
+// is back in the pool before on_event sees the page's events.
+template <class Event>
+std::int64_t paged_query(ConnectionPool& pool, std::int32_t page_size, const Query& query,
+                         const db::Statement& statement, Event (*read)(const db::Row&),
+                         const std::function<void(const Event&)>& on_event) {
   if (query.limit && *query.limit < 0) throw ValidationError("query: limit must be 0 (no limit) or more", "act.query", "limit");
   const bool limited = query.limit && *query.limit > 0;
   std::optional<std::int64_t> after = query.after;
@@ -106,25 +126,33 @@ std::int64_t Store::query(const Query& query, const std::function<void(const Com
   std::optional<json> names;
   if (query.names) names = json(*query.names);
   std::int64_t delivered = 0;
-  std::vector<Committed> page;
+  std::vector<Event> page;
   for (;;) {
-    const std::int64_t wanted =
-        limited ? std::min<std::int64_t>(options_.page_size, *query.limit - delivered) : options_.page_size;
+    const std::int64_t wanted = limited ? std::min<std::int64_t>(page_size, *query.limit - delivered) : page_size;
     if (wanted <= 0) break;
     db::Params params;
     params.text(query.stream).number(after).number(before).json(names).number(std::optional<std::int64_t>(wanted))
         .boolean(query.backward).boolean(query.stream_exact).time(query.created_after).time(query.created_before)
         .text(query.correlation).boolean(query.with_snaps);
     page.clear();
-    run(*pool_, store_sql::kQuery, params,
-        [&](const db::Row& row) { page.push_back(store_rows::committed_from(row)); });
-    for (const Committed& event : page) on_event(event);
+    run(pool, statement, params, [&](const db::Row& row) { page.push_back(read(row)); });
+    for (const Event& event : page) on_event(event);
     delivered += static_cast<std::int64_t>(page.size());
     if (static_cast<std::int64_t>(page.size()) < wanted) break;
     // The next page continues past the last id seen, in the read's direction.
     (query.backward ? before : after) = page.back().id;
   }
   return delivered;
+}
+
+}  // namespace
+
+std::int64_t Store::query(const Query& query, const std::function<void(const Committed&)>& on_event) {
+  return paged_query(*pool_, options_.page_size, query, store_sql::kQuery, &store_rows::committed_from, on_event);
+}
+
+std::int64_t Store::query_stored(const Query& query, const std::function<void(const StoredEvent&)>& on_event) {
+  return paged_query(*pool_, options_.page_size, query, store_sql::kQueryStored, &stored_from, on_event);
 }
 
 std::int32_t Store::version(std::string_view stream) {
@@ -188,15 +216,14 @@ std::int64_t Store::forget_pii(std::string_view stream) {
 
 std::vector<ChainCheck> Store::verify(std::optional<std::string> stream) {
   std::vector<ChainCheck> rows;
-  run(*pool_, store_sql::kVerify, db::Params().text(stream), [&](const db::Row& row) {
-    ChainCheck check;
-    check.stream = row.text(0);
-    check.events = row.int64(1);
-    check.valid = row.boolean(2);
-    if (!row.is_null(3)) check.first_bad_version = row.int32(3);
-    rows.push_back(std::move(check));
-  });
+  run(*pool_, store_sql::kVerify, db::Params().text(stream),
+      [&](const db::Row& row) { rows.push_back(store_rows::chain_check_from(row)); });
   return rows;
+}
+
+Timestamp Store::server_time(std::string_view text) {
+  return store_rows::from_epoch_micros(
+      single_value(*pool_, store_sql::kServerTime, db::Params().text(text), &db::Row::int64));
 }
 
 void ensure_extension(ConnectionPool& pool) {

@@ -90,6 +90,11 @@ std::int32_t Store::prioritize(const StreamFilter& filter, std::int32_t priority
                   db::Params().json(reaction_calls::selector_json(filter)).number(priority));
 }
 
+std::int32_t Store::release(const StreamFilter& filter) {
+  if (reaction_calls::selects_nothing(filter)) return 0;
+  return count_of(*pool_, store_sql::kRelease, db::Params().json(reaction_calls::selector_json(filter)));
+}
+
 std::vector<Subscription> Store::query_streams(const StreamFilter& filter, const std::optional<std::string>& after,
                                                std::int32_t max_streams) {
   // act.query_streams takes a filter object only.

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <pqxx/connection>
 #include <pqxx/nontransaction>
 #include <pqxx/result>
+#include <thread>
 
 namespace act::test {
 namespace {
@@ -73,6 +75,13 @@ std::string DatabaseTest::stream(std::string_view prefix) const {
 Subscription DatabaseTest::subscription(const std::string& target) const {
   const auto rows = store_->query_streams(StreamFilter::exactly(target));
   return rows.empty() ? Subscription{} : rows.front();
+}
+
+void DatabaseTest::await_active(int pid) {
+  for (int i = 0; i < 500 && database().sql("SELECT count(*) FROM pg_stat_activity WHERE pid = " +
+                                            std::to_string(pid) + " AND state = 'active'") != "1";
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
 std::int64_t DatabaseTest::events_in(const std::string& stream) const {

@@ -44,6 +44,8 @@ class DatabaseTest : public ::testing::Test {
   std::string stream(std::string_view prefix = "s") const;
   // The target's subscription row (a default one when there is none yet).
   Subscription subscription(const std::string& target) const;
+  // Waits until the backend runs a statement (a call parked in act.wait).
+  static void await_active(int pid);
   // How many events the stream holds, snapshots and tombstones included.
   std::int64_t events_in(const std::string& stream) const;
 

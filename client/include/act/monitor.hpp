@@ -1,0 +1,74 @@
+#pragma once
+// The store's figures for operators and dashboards (docs/reference.md,
+// "Monitoring"): act.status, act.metrics and act.lag as typed rows, each one
+// round trip on a pooled connection. Apart from act::Store, which writes and
+// reads events and drives reactions: a monitor only looks.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "act/event.hpp"
+#include "act/pool.hpp"
+
+namespace act {
+
+// act.status(): one row of store-wide figures.
+struct StoreStatus {
+  std::string mode;  // "fenced" or "concurrent"
+  std::int64_t horizon = 0;
+  std::int64_t max_event_id = 0;
+  std::optional<std::int64_t> sealed_size;
+  std::int64_t subscriptions = 0;
+  std::int64_t with_work = 0;
+  std::int64_t blocked = 0;
+  std::int64_t leased = 0;
+  std::int64_t expired_leases = 0;
+  std::optional<std::chrono::microseconds> oldest_work_age;   // none: nothing waits
+  std::optional<std::chrono::microseconds> horizon_held_for;  // none: nothing holds the horizon
+  std::optional<std::string> seal_stopped;                    // why sealing stopped, if it did
+};
+
+// A row of act.metrics(): one Prometheus-shaped sample.
+struct MetricSample {
+  std::string metric;
+  nlohmann::json labels = nlohmann::json::object();
+  std::optional<double> value;  // none: no figure (an age with nothing waiting)
+};
+
+// A row of act.lag(): a subscription with work, or a blocked one.
+struct LagRow {
+  std::string stream;
+  std::string lane;
+  std::int64_t at = -1;  // the watermark
+  std::optional<std::int64_t> work_mark;
+  std::optional<std::int64_t> waiting_id;  // the oldest event waiting
+  std::optional<Timestamp> waiting_since;
+  std::optional<std::chrono::microseconds> age;
+  bool blocked = false;
+  std::optional<std::string> error;
+  std::optional<std::string> leased_by;
+  std::optional<Timestamp> leased_until;
+  std::int32_t retry = 0;
+};
+
+class Monitor {
+ public:
+  explicit Monitor(std::shared_ptr<ConnectionPool> pool);
+
+  StoreStatus status();
+  // Ordered by metric, then labels: the samples of one metric together.
+  std::vector<MetricSample> metrics();
+  // The oldest waiting event first; lane empty: every lane. max_rows below 1
+  // is an act::ValidationError from the server.
+  std::vector<LagRow> lag(const std::optional<std::string>& lane = std::nullopt, std::int32_t max_rows = 20);
+
+ private:
+  std::shared_ptr<ConnectionPool> pool_;
+};
+
+}  // namespace act
