@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Only what the demo runs: the extension (and the core library it links) and
 # the client examples below, and actctl.
-scripts/build.sh --with=examples act_core example_ticket example_calculator example_long_lived actctl
+scripts/build.sh --with=examples act_core example_ticket example_calculator example_long_lived example_enrolment actctl
 echo "starting a throwaway cluster…"
 cluster=$(mktemp -d /tmp/pg_act_demo.XXXXXX)
 chmod 755 "$cluster"
@@ -29,6 +29,10 @@ echo "== an application that lives for years (examples/client/long_lived.cpp): o
 echo "   read through upcasters, an old snapshot passed over, an idempotent retry, a fresh load,"
 echo "   personal data kept apart and forgotten"
 build/examples/example_long_lived "dbname=demo"
+echo
+echo "== one decision over a consistency boundary (examples/client/enrolment.cpp, docs/dcb.md):"
+echo "   a course's capacity and a student's five-course limit checked together; eight students race for three seats"
+build/examples/example_enrolment "dbname=demo"
 echo
 echo "== what an operator sees (build/actctl, the operator tool): the store, then who is behind"
 build/actctl status --dsn "dbname=demo"

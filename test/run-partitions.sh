@@ -167,6 +167,28 @@ check "every stream reads back through the router" \
                       WHERE (e.data ->> 'i')::int = i AND e.version = 0")" = 400
 check "act.version through the router" test "$(router -c "SELECT act.version('Zürich-5')")" = 0
 
+# Consistency boundaries through the router (docs/scale-out.md): act.append
+# goes to its first event's stream's partition, act.read to its first tag's;
+# a tag and a stream of the same name live on the same partition.
+boundary="course:router-1"
+boundary_event="[{\"stream\": \"$boundary\", \"name\": \"CourseDefined\", \"tags\": [\"$boundary\"]}]"
+boundary_condition="{\"fail_if_events_match\": {\"items\": [{\"tags\": [\"$boundary\"]}]}}"
+check "act.append of a tagged event through the router, on a condition" \
+  test "$(router -c "SELECT count(*) FROM act.append('$boundary_event', '$boundary_condition')")" = 1
+boundary_p=$(router -c "SELECT act.partition_of('$boundary')")
+check "the tagged event is in its tag's partition, act_p$boundary_p" \
+  test "$(on "$(node_of "$boundary_p")" "act_p$boundary_p" -c "SELECT count(*) FROM act.events WHERE stream = '$boundary'")" = 1
+check "act.read of its tag through the router finds it with its tags" \
+  test "$(router -c "SELECT stream || ' ' || array_to_string(tags, ',') FROM act.read('{\"items\": [{\"tags\": [\"$boundary\"]}]}')")" = "$boundary $boundary"
+check "the same append again through the router fails its condition (40001)" \
+  test "$(sqlstate router router "SELECT act.append('$boundary_event', '$boundary_condition')")" = 40001
+elsewhere=$(router -c "SELECT t FROM (SELECT 'room:' || i AS t FROM generate_series(1, 64) AS i) AS x
+                       WHERE act.partition_of(t) <> $boundary_p LIMIT 1")
+check "an event tagged for another partition than its stream's is refused (22023)" \
+  test "$(sqlstate router router "SELECT act.append('[{\"stream\": \"$boundary\", \"name\": \"Booked\", \"tags\": [\"$elsewhere\"]}]')")" = 22023
+check "a read whose first tag lives elsewhere than another item's is refused (22023)" \
+  test "$(sqlstate router router "SELECT count(*) FROM act.read('{\"items\": [{\"tags\": [\"$boundary\"]}, {\"tags\": [\"$elsewhere\"]}]}')")" = 22023
+
 # 4. The same-stream race: 4 writers, 25 attempts each, each with the version
 #    it read as expected_version.
 for _ in $(seq 25); do

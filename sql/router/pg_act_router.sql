@@ -221,6 +221,21 @@ BEGIN
   RETURN act.partition_of(stream);
 END $$;
 
+-- A consistency boundary lives on one partition (docs/scale-out.md):
+-- act.read goes to the partition of its query's first item's first tag,
+-- act.append to that of its first event's stream. That partition's pg_act
+-- refuses (22023) a query item or an event that is not its own; a query or
+-- event list without one goes to partition 0, which answers with the
+-- contract's own error.
+CREATE FUNCTION act._boundary_partition(query jsonb) RETURNS int
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN act._stream_partition(query OPERATOR(pg_catalog.->) 'items' OPERATOR(pg_catalog.->) 0
+                             OPERATOR(pg_catalog.->) 'tags' OPERATOR(pg_catalog.->>) 0);
+
+CREATE FUNCTION act._append_partition(events jsonb) RETURNS int
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN act._stream_partition(events OPERATOR(pg_catalog.->) 0 OPERATOR(pg_catalog.->>) 'stream');
+
 -- act.verify's partitions: the stream's, or all of them for NULL.
 CREATE FUNCTION act._partitions_for(stream text) RETURNS SETOF int
 LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
@@ -246,6 +261,22 @@ CREATE FUNCTION act.commit_by_key(stream text, idempotency_key text)
 RETURNS SETOF act.events LANGUAGE plproxy AS $$
   CLUSTER 'act_cluster';
   RUN ON act._stream_partition(stream);
+$$;
+-- end forward
+
+-- forward: api/read.sql RUN ON act._boundary_partition(query)
+CREATE FUNCTION act.read(query jsonb, after bigint DEFAULT -1, "limit" int DEFAULT NULL)
+RETURNS TABLE(id bigint, stream text, version int, name text, data jsonb, meta jsonb, created timestamptz, tags text[]) LANGUAGE plproxy AS $$
+  CLUSTER 'act_cluster';
+  RUN ON act._boundary_partition(query);
+$$;
+-- end forward
+
+-- forward: api/append.sql RUN ON act._append_partition(events)
+CREATE FUNCTION act.append(events jsonb, condition jsonb DEFAULT NULL, meta jsonb DEFAULT '{}')
+RETURNS SETOF act.events LANGUAGE plproxy AS $$
+  CLUSTER 'act_cluster';
+  RUN ON act._append_partition(events);
 $$;
 -- end forward
 

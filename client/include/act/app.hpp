@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "act/close.hpp"
+#include "act/decision.hpp"
 #include "act/detail/listeners.hpp"
 #include "act/detail/payload.hpp"
 #include "act/detail/reaction_model.hpp"
@@ -70,6 +71,11 @@ struct DoOptions {
   // returns the events it wrote instead of running again, and a commit whose
   // reply was lost is sent again safely.
   std::optional<std::string> idempotency_key{};
+};
+
+struct DecideOptions {
+  // Carried in the appended events' meta; a fresh id is generated when empty.
+  std::optional<std::string> correlation;
 };
 
 struct ActionResult {
@@ -125,6 +131,20 @@ class App {
   // transaction: a handler's failure fails the action and writes nothing.
   ActionResult do_action(std::string_view action, const Target& target, const nlohmann::json& payload,
                          const DoOptions& options = {});
+
+  // A decision over a consistency boundary (act/decision.hpp): read, fold,
+  // decide, append under the boundary's condition, again after a conflict.
+  // It runs on the boundary's database: on a partition set, the partition
+  // of the first tag of the query's first item (docs/scale-out.md), where
+  // the database checks that the whole boundary lives. The events' meta
+  // carries the correlation and causation {"decision": name}.
+  template <class M, class C>
+  Decided decide(const Decision<M, C>& decision, const C& command, const DecideOptions& options = {}) {
+    const std::int32_t partition = boundary_partition(decision.query(command));
+    Store& store = stores_->store(partition);
+    return in_partition(partition, partitions(),
+                        [&] { return decision.run(store, command, decision_meta(decision.name(), options)); });
+  }
 
   // The current state: the cache (no database access), else the latest
   // snapshot plus the events after it. A cache hit may be behind other
@@ -249,6 +269,8 @@ class App {
   app_detail::AppCore& core_for(std::string_view stream);
   app_detail::AppCore& only_core(const char* what);
   partitions::CombinedProjection* read_model(const Projection& projection);
+  std::int32_t boundary_partition(const EventQuery& boundary) const;
+  static nlohmann::json decision_meta(const std::string& decision, const DecideOptions& options);
   // work(core) on the stream's partition (act::in_partition).
   template <class F>
   auto on_stream(std::string_view stream, F&& work) -> decltype(work(std::declval<app_detail::AppCore&>())) {

@@ -70,6 +70,24 @@ class ConcurrencyError : public Error {
   std::int32_t actual_version_;
 };
 
+// An append's condition failed (act.append, docs/dcb.md): event `id`, which
+// matches item `item` of its fail_if_events_match query, is in the log after
+// `after` (empty: no after was given). Decide again on a fresh read.
+class AppendConditionError : public Error {
+ public:
+  AppendConditionError(const std::string& message, std::optional<std::int64_t> after, std::int64_t id,
+                       std::int32_t item)
+      : Error(message), after_(after), id_(id), item_(item) {}
+  std::optional<std::int64_t> after() const noexcept { return after_; }
+  std::int64_t id() const noexcept { return id_; }
+  std::int32_t item() const noexcept { return item_; }
+
+ private:
+  std::optional<std::int64_t> after_;
+  std::int64_t id_;
+  std::int32_t item_;
+};
+
 // Bad input. target is what was being validated (an action or event name, or
 // the SQL function that refused it); field names the offending member when
 // known (empty otherwise); sqlstate is set when the server raised it.

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,8 @@ struct Message {
   std::string name;
   nlohmann::json data = nlohmann::json::object();  // null is sent as {}
   std::optional<nlohmann::json> pii;
+  // Tags for consistency boundaries (act/boundary.hpp): hashed with the event.
+  std::vector<std::string> tags{};
 };
 
 // A row of the log.
@@ -40,6 +43,9 @@ struct Committed {
   std::optional<nlohmann::json> pii;
   Timestamp created{};         // the committing transaction's time
   std::string hash;            // SHA-256 of the chain link, lower-case hex
+  // Its tags, as Store::read, Store::append and the drain deliver them
+  // (empty from a plain query: act.query returns no tags).
+  std::vector<std::string> tags{};
 };
 
 // ISO 8601 in UTC with microseconds ("2025-01-31T12:00:00.000001Z").

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/boundary.hpp"
 #include "act/event.hpp"
 #include "act/pool.hpp"
 #include "act/stored_event.hpp"
@@ -128,6 +129,18 @@ class Store {
   // trip; returns how many were delivered. The connection is back in the pool
   // while on_event runs, so it may call the store itself.
   std::int64_t query(const Query& query, const std::function<void(const Committed&)>& on_event);
+
+  // Consistency boundaries (act/boundary.hpp, docs/dcb.md). read streams
+  // the events `query` matches with id > after, in id order and never
+  // above the horizon, to on_event, one page per round trip; returns how
+  // many. append writes events to one or more streams, all or nothing, in
+  // array order, unless the condition fails: AppendConditionError when an
+  // event matches its query after its `after`, ConcurrencyError for an
+  // expected version. Returns the new rows, in id order, with their tags.
+  std::int64_t read(const EventQuery& query, std::int64_t after, const std::function<void(const Committed&)>& on_event);
+  std::vector<Committed> append(const std::vector<StreamMessage>& events,
+                                const std::optional<AppendCondition>& condition = std::nullopt,
+                                const nlohmann::json& meta = nlohmann::json::object());
 
   std::int32_t version(std::string_view stream);
   std::int64_t max_event_id();

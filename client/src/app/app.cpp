@@ -8,6 +8,7 @@
 #include "app/event_rules.hpp"
 #include "app/loader.hpp"
 #include "partitions/combined_projection.hpp"
+#include "random_uuid.hpp"
 
 namespace act {
 
@@ -79,6 +80,16 @@ std::int64_t App::query(const Query& query, const std::function<void(const Commi
     throw std::logic_error(
         "App::query: on a partition set, one stream by exact name only; stores() reads each partition");
   return on_stream(*query.stream, [&](app_detail::AppCore& core) { return core.store.query(query, on_event); });
+}
+
+std::int32_t App::boundary_partition(const EventQuery& boundary) const {
+  if (partitions() == 1 || boundary.items.empty() || boundary.items.front().tags.empty()) return 0;
+  return partition_of(boundary.items.front().tags.front());
+}
+
+nlohmann::json App::decision_meta(const std::string& decision, const DecideOptions& options) {
+  return {{"correlation", options.correlation.value_or(detail::random_uuid())},
+          {"causation", {{"decision", decision}}}};
 }
 
 Store& App::store() { return only_core("store()").store; }

@@ -127,6 +127,15 @@ void throw_mapped(const DatabaseFailure& failure) {
   if (failure.connection_lost)
     throw ConnectionError(failure.operation, failure.sqlstate, failure.operation + ": " + message);
   if (state == "40001") {
+    if (std::optional<nlohmann::json> detail = detail_json(failure.message); detail && detail->contains("item")) {
+      try {
+        const nlohmann::json& after = detail->at("after");
+        throw AppendConditionError(message, after.is_null() ? std::nullopt : std::optional(after.get<std::int64_t>()),
+                                   detail->at("id").get<std::int64_t>(), detail->at("item").get<std::int32_t>());
+      } catch (const nlohmann::json::exception&) {
+        // not the DETAIL of act.append's condition: mapped below as any other
+      }
+    }
     // The structured DETAIL first (pg_act 0.2); the message for older servers.
     std::optional<Conflict> conflict = conflict_from_detail(failure.message);
     if (!conflict) conflict = parse_conflict(message, failure.subject);

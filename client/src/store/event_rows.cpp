@@ -3,7 +3,7 @@
 namespace act::store_rows {
 namespace {
 
-enum Column : int { kId, kStream, kVersion, kName, kData, kMeta, kPii, kCreatedMicros, kHash };
+enum Column : int { kId, kStream, kVersion, kName, kData, kMeta, kPii, kCreatedMicros, kHash, kTags };
 
 nlohmann::json parse_json(std::string_view text) { return nlohmann::json::parse(text.begin(), text.end()); }
 
@@ -40,7 +40,13 @@ Committed committed_from(const db::Row& row) {
   event.meta = parse_json(row.text(kMeta));
   if (!row.is_null(kPii)) event.pii = parse_json(row.text(kPii));
   event.created = from_epoch_micros(row.int64(kCreatedMicros));
-  event.hash = row.text(kHash);
+  if (!row.is_null(kHash)) event.hash = row.text(kHash);  // act.read sends none
+  return event;
+}
+
+Committed read_from(const db::Row& row) {
+  Committed event = committed_from(row);
+  event.tags = parse_json(row.text(kTags)).get<std::vector<std::string>>();
   return event;
 }
 
@@ -53,6 +59,7 @@ Committed committed_from_json(const nlohmann::json& json) {
   event.data = json.at("data");
   event.meta = json.at("meta");
   if (const auto pii = json.find("pii"); pii != json.end() && !pii->is_null()) event.pii = *pii;
+  if (const auto tags = json.find("tags"); tags != json.end()) event.tags = tags->get<std::vector<std::string>>();
   event.created = parse_timestamp(json.at("created").get<std::string>());
   return event;
 }

@@ -14,6 +14,9 @@ namespace act::store_rows {
 
 Committed committed_from(const db::Row& row);
 
+// A row of act.read (statements.hpp, kRead): an act.events row without pii and hash, and its tags.
+Committed read_from(const db::Row& row);
+
 // An event object as act.query_stats and act.claim_events render it inside jsonb (no hash).
 Committed committed_from_json(const nlohmann::json& event);
 

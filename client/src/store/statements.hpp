@@ -14,6 +14,10 @@ namespace act::store_sql {
 #define ACT_CALL_COMMIT_BY_KEY "act.commit_by_key($1::text, $2::text)"
 // call: api/query.sql named names=CASE WHEN $4::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text($4::jsonb)) END
 #define ACT_CALL_QUERY "act.query(stream => $1::text, after => $2::bigint, before => $3::bigint, names => CASE WHEN $4::jsonb IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text($4::jsonb)) END, max_events => $5::int, backward => $6::boolean, stream_exact => $7::boolean, created_after => $8::timestamptz, created_before => $9::timestamptz, correlation => $10::text, with_snaps => $11::boolean)"
+// call: api/read.sql
+#define ACT_CALL_READ "act.read($1::jsonb, $2::bigint, $3::int)"
+// call: api/append.sql
+#define ACT_CALL_APPEND "act.append($1::jsonb, $2::jsonb, $3::jsonb)"
 // call: api/version.sql
 #define ACT_CALL_VERSION "act.version($1::text)"
 // call: api/max_event_id.sql
@@ -95,7 +99,17 @@ inline constexpr db::Statement kQueryStored{
     "SELECT e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, e.pii::text, "
     "(extract(epoch FROM e.created) * 1000000)::bigint FROM " ACT_CALL_QUERY " e"};
 
+inline constexpr db::Statement kAppend{"act_append", "act.append",
+                                       "SELECT " ACT_EVENT_COLUMNS " FROM " ACT_CALL_APPEND " e"};
+
 #undef ACT_EVENT_COLUMNS
+
+// act.read's rows: the columns of an act.events row (act.read sends no pii
+// and no hash), then the tags.
+inline constexpr db::Statement kRead{
+    "act_read", "act.read",
+    "SELECT r.id, r.stream, r.version, r.name, r.data::text, r.meta::text, NULL::text,"
+    " (extract(epoch FROM r.created) * 1000000)::bigint, NULL::text, to_json(r.tags)::text FROM " ACT_CALL_READ " r"};
 
 inline constexpr db::Statement kVersion{"act_version", "act.version", "SELECT " ACT_CALL_VERSION};
 inline constexpr db::Statement kMaxEventId{"act_max_event_id", "act.max_event_id", "SELECT " ACT_CALL_MAX_EVENT_ID};

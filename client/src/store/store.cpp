@@ -155,6 +155,33 @@ std::int64_t Store::query_stored(const Query& query, const std::function<void(co
   return paged_query(*pool_, options_.page_size, query, store_sql::kQueryStored, &stored_from, on_event);
 }
 
+std::int64_t Store::read(const EventQuery& query, std::int64_t after,
+                         const std::function<void(const Committed&)>& on_event) {
+  const json query_json = query.to_json();
+  std::int64_t delivered = 0;
+  std::vector<Committed> page;
+  for (;;) {
+    page.clear();
+    run(*pool_, store_sql::kRead, db::Params().json(query_json).number(after).number(std::optional(options_.page_size)),
+        [&](const db::Row& row) { page.push_back(store_rows::read_from(row)); });
+    for (const Committed& event : page) on_event(event);
+    delivered += static_cast<std::int64_t>(page.size());
+    if (static_cast<std::int32_t>(page.size()) < options_.page_size) break;
+    after = page.back().id;  // the next page continues past the last id seen
+  }
+  return delivered;
+}
+
+std::vector<Committed> Store::append(const std::vector<StreamMessage>& events,
+                                     const std::optional<AppendCondition>& condition, const json& meta) {
+  std::vector<Committed> rows;
+  run(*pool_, store_sql::kAppend, store_params::append(events, condition, meta),
+      [&](const db::Row& row) { rows.push_back(store_rows::committed_from(row)); });
+  // Rows come in id order, which is the events' order: each gets its own tags back.
+  for (std::size_t i = 0; i < rows.size() && i < events.size(); ++i) rows[i].tags = events[i].message.tags;
+  return rows;
+}
+
 std::int32_t Store::version(std::string_view stream) {
   return single_value(*pool_, store_sql::kVersion, db::Params().text(stream), &db::Row::int32);
 }
