@@ -172,14 +172,38 @@ export class PgActStore implements Store {
     if (this.owns_pool) await this.pool.end();
   }
 
+  /**
+   * One statement on a pooled connection. `pg`'s `Pool.query` closes the
+   * connection after any failed query; an error the server raised (it has a
+   * SQLSTATE: a 40001 conflict, a 22023) leaves the connection idle and
+   * usable, so it goes back to the pool. Under contention that is the
+   * difference between reusing connections and opening one per conflict.
+   */
+  private async run<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    text: string,
+    values?: unknown[]
+  ): Promise<pg.QueryResult<R>> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await client.query<R>(text, values);
+    } catch (error) {
+      const sqlstate = (error as { code?: unknown }).code;
+      if (typeof sqlstate !== "string") broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** `CREATE EXTENSION IF NOT EXISTS pg_act`: a superuser's (or the database owner's with the extension already there). */
   async seed(): Promise<void> {
-    await this.pool.query("CREATE EXTENSION IF NOT EXISTS pg_act");
+    await this.run("CREATE EXTENSION IF NOT EXISTS pg_act");
   }
 
   /** Every event and subscription gone: the extension dropped; `seed()` makes an empty store again. */
   async drop(): Promise<void> {
-    await this.pool.query("DROP EXTENSION IF EXISTS pg_act CASCADE");
+    await this.run("DROP EXTENSION IF EXISTS pg_act CASCADE");
   }
 
   async commit<E extends Schemas>(
@@ -194,7 +218,7 @@ export class PgActStore implements Store {
       ...(pii === undefined || pii === null ? {} : { pii }),
     }));
     try {
-      const { rows } = await this.pool.query<EventRow>(
+      const { rows } = await this.run<EventRow>(
         "SELECT * FROM act.commit($1, $2::jsonb, $3::jsonb, $4::bigint)",
         [stream, JSON.stringify(events), JSON.stringify(meta ?? {}), expectedVersion ?? null]
       );
@@ -206,7 +230,7 @@ export class PgActStore implements Store {
 
   async query<E extends Schemas>(callback: (event: Committed<E, keyof E>) => void, query?: Query): Promise<number> {
     const q = query ?? {};
-    const { rows } = await this.pool.query<EventRow>(
+    const { rows } = await this.run<EventRow>(
       `SELECT * FROM act.query(stream => $1, after => $2, before => $3, names => $4, max_events => $5,
                                backward => $6, stream_exact => $7, created_after => $8, created_before => $9,
                                correlation => $10, with_snaps => $11)`,
@@ -234,7 +258,7 @@ export class PgActStore implements Store {
 
   async claim(lagging: number, leading: number, by: string, millis: number, lane?: string): Promise<Lease[]> {
     try {
-      const { rows } = await this.pool.query<LeaseRow>("SELECT * FROM act.claim($1, $2, $3, $4, $5)", [
+      const { rows } = await this.run<LeaseRow>("SELECT * FROM act.claim($1, $2, $3, $4, $5)", [
         Math.max(0, lagging),
         Math.max(0, leading),
         by,
@@ -264,7 +288,7 @@ export class PgActStore implements Store {
       ? JSON.stringify({ key: correlator.key, by: correlator.by, millis: Math.min(MAX_LEASE_MS, Math.trunc(correlator.millis)) })
       : null;
     try {
-      const { rows } = await this.pool.query<{
+      const { rows } = await this.run<{
         subscribed: number;
         watermark: string;
         correlated_at: string;
@@ -285,7 +309,7 @@ export class PgActStore implements Store {
   async ack(leases: Lease[]): Promise<Lease[]> {
     if (!leases.length) return [];
     try {
-      const { rows } = await this.pool.query<LeaseRow>(ACK_SQL, [JSON.stringify(leases.map(to_ack_entry))]);
+      const { rows } = await this.run<LeaseRow>(ACK_SQL, [JSON.stringify(leases.map(to_ack_entry))]);
       return rows.map(to_lease);
     } catch (error) {
       throw new StoreError("ack", { cause: error });
@@ -296,7 +320,7 @@ export class PgActStore implements Store {
     if (!leases.length) return [];
     const entries = leases.map((l) => ({ stream: l.stream, by: l.by, error: l.error, lagging: l.lagging }));
     try {
-      const { rows } = await this.pool.query<LeaseRow>("SELECT * FROM act.block($1::jsonb)", [JSON.stringify(entries)]);
+      const { rows } = await this.run<LeaseRow>("SELECT * FROM act.block($1::jsonb)", [JSON.stringify(entries)]);
       return rows.map(to_blocked_lease);
     } catch (error) {
       throw new StoreError("block", { cause: error });
@@ -305,7 +329,7 @@ export class PgActStore implements Store {
 
   async defer(input: string[] | StreamFilter, deferred_at: number): Promise<number> {
     if (Array.isArray(input) && !input.length) return 0;
-    const { rows } = await this.pool.query<{ n: number }>(
+    const { rows } = await this.run<{ n: number }>(
       "SELECT act.defer($1::jsonb, to_timestamp($2::double precision / 1000)) AS n",
       [JSON.stringify(to_selector(input)), deferred_at]
     );
@@ -321,7 +345,7 @@ export class PgActStore implements Store {
   }
 
   async prioritize(filter: StreamFilter, priority: number): Promise<number> {
-    const { rows } = await this.pool.query<{ n: number }>("SELECT act.prioritize($1::jsonb, $2) AS n", [
+    const { rows } = await this.run<{ n: number }>("SELECT act.prioritize($1::jsonb, $2) AS n", [
       JSON.stringify(to_selector(filter)),
       priority,
     ]);
@@ -330,7 +354,7 @@ export class PgActStore implements Store {
 
   private async select_count(sql: string, input: string[] | StreamFilter): Promise<number> {
     if (Array.isArray(input) && !input.length) return 0;
-    const { rows } = await this.pool.query<{ n: number }>(sql, [JSON.stringify(to_selector(input))]);
+    const { rows } = await this.run<{ n: number }>(sql, [JSON.stringify(to_selector(input))]);
     return rows[0]!.n;
   }
 
@@ -349,7 +373,7 @@ export class PgActStore implements Store {
             ...(t.meta === undefined ? {} : { meta: t.meta }),
           }
     );
-    const { rows } = await this.pool.query<{
+    const { rows } = await this.run<{
       stream: string;
       deleted: string;
       id: string;
@@ -389,7 +413,7 @@ export class PgActStore implements Store {
     const limit = q.limit ?? 100;
     const filter: Record<string, unknown> = to_selector(q) as Record<string, unknown>;
     if (q.source_matches !== undefined && q.source_matches.length) filter.source_matches = [...q.source_matches];
-    const { rows } = await this.pool.query<{ max_event_id: string; positions: SubscriptionRow[] }>(QUERY_STREAMS_SQL, [
+    const { rows } = await this.run<{ max_event_id: string; positions: SubscriptionRow[] }>(QUERY_STREAMS_SQL, [
       JSON.stringify(filter),
       q.after ?? null,
       // Act's limit 0 is "none"; pg_act's max_streams 0 is "no limit".
@@ -421,7 +445,7 @@ export class PgActStore implements Store {
     if (options?.before !== undefined) o.before = options.before;
     if (options?.after !== undefined) o.after = options.after;
     if (options?.limit !== undefined) o.limit = options.limit;
-    const { rows } = await this.pool.query<{
+    const { rows } = await this.run<{
       stream: string;
       head: EventRow;
       tail: EventRow | null;
@@ -440,7 +464,7 @@ export class PgActStore implements Store {
   }
 
   async forget_pii(stream: string): Promise<number> {
-    const { rows } = await this.pool.query<{ n: string }>("SELECT act.forget_pii($1) AS n", [stream]);
+    const { rows } = await this.run<{ n: string }>("SELECT act.forget_pii($1) AS n", [stream]);
     return Number(rows[0]!.n);
   }
 
@@ -538,16 +562,16 @@ export class PgActStore implements Store {
     if (this.watching || this.disposed) return;
     this.watching = true;
     try {
-      const { rows } = await this.pool.query<{ m: string }>("SELECT act.max_event_id() AS m");
+      const { rows } = await this.run<{ m: string }>("SELECT act.max_event_id() AS m");
       const from = read;
       if (Number(rows[0]!.m) <= from) return;
       let to = from;
       for (let i = 0; i < HORIZON_WAITS && to <= from && !this.disposed; i++) {
-        const { rows: w } = await this.pool.query<{ h: string }>("SELECT act.wait($1, 1000) AS h", [from]);
+        const { rows: w } = await this.run<{ h: string }>("SELECT act.wait($1, 1000) AS h", [from]);
         to = Number(w[0]!.h);
       }
       if (to <= from || this.disposed) return;
-      const { rows: held } = await this.pool.query<{ id: string; stream: string; name: string }>(
+      const { rows: held } = await this.run<{ id: string; stream: string; name: string }>(
         "SELECT id, stream, name FROM act.query(after => $1, before => $2)",
         [from, to + 1]
       );
