@@ -140,10 +140,12 @@ class App {
   // carries the correlation and causation {"decision": name}.
   template <class M, class C>
   Decided decide(const Decision<M, C>& decision, const C& command, const DecideOptions& options = {}) {
-    const std::int32_t partition = boundary_partition(decision.query(command));
+    const EventQuery boundary = decision.query(command);
+    const std::int32_t partition = boundary_partition(boundary);
     Store& store = stores_->store(partition);
-    return in_partition(partition, partitions(),
-                        [&] { return decision.run(store, command, decision_meta(decision.name(), options)); });
+    return in_partition(partition, partitions(), [&] {
+      return decision.run(store, command, boundary, decision_meta(decision.name(), options));
+    });
   }
 
   // The current state: the cache (no database access), else the latest

@@ -52,11 +52,11 @@ class Decision {
   EventQuery query(const C& command) const { return query_(command); }
   std::int32_t retries() const noexcept { return retries_; }
 
-  // Reads, folds, decides and appends on `store`, again after an
-  // AppendConditionError while retries last; meta goes with the append.
-  // decide's exceptions (an InvariantError) pass to the caller untouched.
-  Decided run(Store& store, const C& command, const nlohmann::json& meta) const {
-    const EventQuery boundary = query_(command);
+  // Reads what boundary (this decision's query(command)) matches, folds,
+  // decides and appends on `store`, again after an AppendConditionError
+  // while retries last; meta goes with the append. decide's exceptions (an
+  // InvariantError) pass to the caller untouched.
+  Decided run(Store& store, const C& command, const EventQuery& boundary, const nlohmann::json& meta) const {
     for (std::int32_t attempt = 1;; ++attempt) {
       M model = initial_ ? initial_(command) : M{};
       std::int64_t last = -1;
