@@ -27,7 +27,7 @@ DATA_built = sql/built/$(EXTENSION)--$(EXTVERSION).sql \
 DATA       = $(filter-out $(addprefix sql/,$(notdir $(DATA_built))),$(wildcard sql/$(EXTENSION)--*.sql))
 # The copies of the router's script and the client's calls that make checks
 # against them (below).
-EXTRA_CLEAN = sql/built/pg_act_router.sql sql/built/client_calls.hpp
+EXTRA_CLEAN = sql/built/pg_act_router.sql sql/built/client_calls
 
 BUILD_DIR ?= build
 CORE_LIB   = $(BUILD_DIR)/libact_core.a
@@ -79,13 +79,15 @@ router:
 
 # The same for the client's calls of the functions (scripts/build-client-calls.sh):
 # each argument sent with its declared type; `make client-calls` rewrites them.
-CLIENT_CALLS = client/src/store/statements.hpp
-all: sql/built/client_calls.hpp
-sql/built/client_calls.hpp: $(CLIENT_CALLS) $(SQL_API) scripts/build-client-calls.sh scripts/lib/declarations.sh
-	scripts/build-client-calls.sh $(CLIENT_CALLS) $@
-	@cmp -s $@ $(CLIENT_CALLS) || { rm -f $@; echo "$(CLIENT_CALLS) is stale: run make client-calls" >&2; exit 1; }
+CLIENT_CALLS = client/src/store/statements.hpp client/src/store/log_statements.hpp
+CLIENT_CALLS_CHECKED = $(patsubst client/src/store/%,sql/built/client_calls/%,$(CLIENT_CALLS))
+all: $(CLIENT_CALLS_CHECKED)
+sql/built/client_calls/%.hpp: client/src/store/%.hpp $(SQL_API) scripts/build-client-calls.sh scripts/lib/declarations.sh
+	@mkdir -p $(@D)
+	scripts/build-client-calls.sh $< $@
+	@cmp -s $@ $< || { rm -f $@; echo "$< is stale: run make client-calls" >&2; exit 1; }
 client-calls:
-	scripts/build-client-calls.sh $(CLIENT_CALLS) $(CLIENT_CALLS)
+	for calls in $(CLIENT_CALLS); do scripts/build-client-calls.sh $$calls $$calls || exit 1; done
 
 # The SQL an extension file runs is in FILE.sql beside it, embedded at build
 # time as the header FILE_sql.hpp (scripts/embed-sql.sh).

@@ -4,7 +4,6 @@
 // against what the database says, verified here with core.
 #include <cstdint>
 #include <optional>
-#include <pqxx/pqxx>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include "act/core/checkpoint.hpp"
 #include "act/core/merkle.hpp"
 #include "act/core/signed_note.hpp"
+#include "act/log_transaction.hpp"
 
 namespace actctl {
 
@@ -42,17 +42,17 @@ void WritePin(const std::string& path, const std::string& note);
 // skipped. nullopt when there is none. LogBroken for a stored note that is
 // malformed, a signature by a given key that does not verify, or a row whose
 // size or root is not its note's.
-std::optional<TrustedCheckpoint> LatestSignedCheckpoint(pqxx::transaction_base& txn,
+std::optional<TrustedCheckpoint> LatestSignedCheckpoint(act::LogTransaction& log,
                                                         std::span<const act::core::VerifierKey> keys);
 
 // LogBroken unless `newer` extends `older`: the same origin, a size no
 // smaller, and act.prove_consistency's proof between them holding here.
-void CheckConsistent(pqxx::transaction_base& txn, const act::core::Checkpoint& older,
+void CheckConsistent(act::LogTransaction& log, const act::core::Checkpoint& older,
                      const act::core::Checkpoint& newer);
 
-// Hashes the database gave as hex separated by commas (a proof's path; ""
-// is none); LogBroken naming `what` for an element that is not 32 bytes.
-act::core::merkle::Path HashList(const std::string& text, const std::string& what);
+// Hashes the database gave as hex (a proof's path); LogBroken naming `what`
+// for an element that is not 32 bytes.
+act::core::merkle::Path HashList(const std::vector<std::string>& hexes, const std::string& what);
 
 // What the entry checks covered (audit_entries.cpp).
 struct EntryReport {
@@ -69,14 +69,14 @@ struct EntryReport {
 // record (audit_removals.hpp), every event up to the last entry's id in the
 // log, the anchors chained to deleted entries, and the root of the entries
 // the checkpoint's root. LogBroken naming the first fault.
-EntryReport AuditAllEntries(pqxx::transaction_base& txn, const act::core::Checkpoint& checkpoint);
+EntryReport AuditAllEntries(act::LogTransaction& log, const act::core::Checkpoint& checkpoint);
 
 // `count` entries at random positions (all when count >= the size): each
 // present event's chain recomputed up to it and equal to its entry, each
 // absent one accounted for by a removal record, and the
 // entry's inclusion proof (act.prove_inclusion) holding against the
 // checkpoint's root.
-EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const act::core::Checkpoint& checkpoint,
+EntryReport AuditSampledEntries(act::LogTransaction& log, const act::core::Checkpoint& checkpoint,
                                 std::uint64_t count, std::mt19937_64& random);
 
 }  // namespace actctl

@@ -2,8 +2,8 @@
 // core's encoder (docs/hash-chain.md), for actctl log audit (audit_rows.hpp).
 #include <fmt/format.h>
 
-#include <nlohmann/json.hpp>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "act/core/encoding.hpp"
@@ -15,33 +15,31 @@ namespace actctl {
 namespace core = act::core;
 using core::Hash;
 
-Hash StoredHash(const pqxx::field& field, const std::string& what) {
-  if (field.is_null()) throw LogBroken(what + " is NULL");
-  if (const auto hash = core::HashFromHex(field.c_str())) return *hash;
-  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, field.c_str()));
+Hash StoredHash(const std::optional<std::string>& hex, const std::string& what) {
+  if (!hex) throw LogBroken(what + " is NULL");
+  if (const auto hash = core::HashFromHex(*hex)) return *hash;
+  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, *hex));
 }
 
-EventRow::EventRow(const pqxx::row& row)
-    : id(row[0].as<std::int64_t>()),
-      stream(row[1].c_str()),
-      version(row[2].as<std::int32_t>()),
-      name(row[3].c_str()),
-      data(row[4].c_str()),
-      meta(row[5].c_str()),
-      created_micros(row[6].as<std::int64_t>()),
-      hash(StoredHash(row[7], fmt::format("the stored hash of event id {}", id))),
-      tags(nlohmann::json::parse(row[8].c_str()).get<std::vector<std::string>>()) {}
+EventRow::EventRow(act::ChainedEvent chained)
+    : id(chained.event.id),
+      stream(std::move(chained.event.stream)),
+      version(chained.event.version),
+      name(std::move(chained.event.name)),
+      data(std::move(chained.event.data)),
+      meta(std::move(chained.event.meta)),
+      created_micros(chained.event.created.time_since_epoch().count()),
+      hash(StoredHash(chained.hash, fmt::format("the stored hash of event id {}", id))),
+      tags(std::move(chained.tags)) {}
 
 std::string EventRow::Label() const {
   return fmt::format("event id {} (stream \"{}\" version {})", id, stream, version);
 }
 
-ChainChecker::ChainChecker(pqxx::transaction_base& txn) {
-  for (const pqxx::row& row : txn.exec("SELECT stream, version, encode(prev, 'hex') FROM act.stream_anchors")) {
-    const std::string stream = row[0].c_str();
-    anchors_.emplace(stream, Anchor{row[1].as<std::int32_t>(),
-                                    StoredHash(row[2], fmt::format("the anchor of stream \"{}\"", stream))});
-  }
+ChainChecker::ChainChecker(act::LogTransaction& log) {
+  for (const act::StreamAnchor& anchor : log.stream_anchors())
+    anchors_.emplace(anchor.stream, Anchor{anchor.version, StoredHash(anchor.prev, fmt::format("the anchor of stream \"{}\"",
+                                                                                               anchor.stream))});
 }
 
 std::int32_t ChainChecker::CheckedUpTo(const std::string& stream) const {

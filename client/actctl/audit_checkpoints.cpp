@@ -66,17 +66,15 @@ void WritePin(const std::string& path, const std::string& note) {
   if (rename(temporary.c_str(), path.c_str()) != 0) fail("rename");
 }
 
-std::optional<TrustedCheckpoint> LatestSignedCheckpoint(pqxx::transaction_base& txn,
+std::optional<TrustedCheckpoint> LatestSignedCheckpoint(act::LogTransaction& log,
                                                         std::span<const core::VerifierKey> keys) {
-  constexpr std::int64_t kPage = 100;
+  constexpr std::int32_t kPage = 100;
   std::int64_t below = std::numeric_limits<std::int64_t>::max();
   for (;;) {
-    const pqxx::result rows = txn.exec_params(
-        "SELECT size, encode(root, 'hex'), note FROM act.checkpoints WHERE size < $1 ORDER BY size DESC LIMIT $2",
-        below, kPage);
-    for (const pqxx::row& row : rows) {
-      below = row[0].as<std::int64_t>();
-      const std::string note = row[2].is_null() ? "" : row[2].c_str();
+    const std::vector<act::StoredCheckpoint> rows = log.checkpoints_below(below, kPage);
+    for (const act::StoredCheckpoint& row : rows) {
+      below = row.size;
+      const std::string note = row.note.value_or("");
       core::NoteCheck check;
       try {
         check = core::CheckNote(note, keys);
@@ -97,19 +95,19 @@ std::optional<TrustedCheckpoint> LatestSignedCheckpoint(pqxx::transaction_base& 
       } catch (const core::ValidationError& e) {
         throw LogBroken(fmt::format("the signed note of size {} is not a checkpoint: {}", below, e.what()));
       }
-      const auto root = core::HashFromHex(row[1].is_null() ? "" : row[1].c_str());
+      const auto root = core::HashFromHex(row.root.value_or(""));
       if (static_cast<std::int64_t>(checkpoint.size) != below || !root || *root != checkpoint.root)
         throw LogBroken(
             fmt::format("the row of size {} in act.checkpoints (root {}) holds a signed note of size {} "
                         "(root {})",
-                        below, row[1].c_str(), checkpoint.size, core::ToHex(checkpoint.root)));
+                        below, row.root.value_or("NULL"), checkpoint.size, core::ToHex(checkpoint.root)));
       return TrustedCheckpoint{note, std::move(checkpoint), std::move(check.verified)};
     }
-    if (static_cast<std::int64_t>(rows.size()) < kPage) return std::nullopt;
+    if (rows.size() < static_cast<std::size_t>(kPage)) return std::nullopt;
   }
 }
 
-void CheckConsistent(pqxx::transaction_base& txn, const core::Checkpoint& older, const core::Checkpoint& newer) {
+void CheckConsistent(act::LogTransaction& log, const core::Checkpoint& older, const core::Checkpoint& newer) {
   if (older.origin != newer.origin)
     throw LogBroken(fmt::format("the checkpoint's origin \"{}\" is not the pinned origin \"{}\": another log",
                                 newer.origin, older.origin));
@@ -118,11 +116,9 @@ void CheckConsistent(pqxx::transaction_base& txn, const core::Checkpoint& older,
         fmt::format("the newest signed checkpoint has size {}, below the pinned size {}: the log was "
                     "rolled back",
                     newer.size, older.size));
-  const pqxx::row row = txn.exec_params1(
-      "SELECT array_to_string(ARRAY(SELECT encode(h, 'hex') FROM unnest(act.prove_consistency($1, $2)) "
-      "WITH ORDINALITY AS u(h, i) ORDER BY u.i), ',')",
-      static_cast<std::int64_t>(older.size), static_cast<std::int64_t>(newer.size));
-  const core::merkle::Path path = HashList(row[0].is_null() ? "" : row[0].c_str(), "act.prove_consistency's proof");
+  const core::merkle::Path path =
+      HashList(log.consistency_proof(static_cast<std::int64_t>(older.size), static_cast<std::int64_t>(newer.size)),
+               "act.prove_consistency's proof");
   const core::merkle::ProofCheck check =
       core::merkle::CheckConsistency(older.size, older.root, newer.size, newer.root, path);
   if (!check.ok())

@@ -28,7 +28,7 @@ namespace core = act::core;
 namespace merkle = act::core::merkle;
 using core::Hash;
 
-constexpr std::int64_t kPageRows = 5000;
+constexpr std::int32_t kPageRows = 5000;
 
 struct Entry {
   std::int64_t position = 0;
@@ -36,22 +36,15 @@ struct Entry {
   Hash hash{};
 };
 
-Entry EntryOf(const pqxx::row& row) {
-  const auto position = row[0].as<std::int64_t>();
-  if (row[1].is_null()) throw LogBroken(fmt::format("entry {} has no event id", position));
-  return Entry{position, row[1].as<std::int64_t>(), StoredHash(row[2], fmt::format("the hash of entry {}", position))};
-}
-
-// act.log_entries over positions [from, to), in position order.
-pqxx::result EntryRows(pqxx::transaction_base& txn, std::int64_t from, std::int64_t to) {
-  return txn.exec_params("SELECT position, id, encode(hash, 'hex') FROM act.log_entries($1, $2) ORDER BY position",
-                         from, to);
+Entry EntryOf(const act::LogEntry& row) {
+  if (!row.id) throw LogBroken(fmt::format("entry {} has no event id", row.position));
+  return Entry{row.position, *row.id, StoredHash(row.hash, fmt::format("the hash of entry {}", row.position))};
 }
 
 // The events with ids in (after, last_id], in id order, a page at a time.
 class EventPages {
  public:
-  EventPages(pqxx::transaction_base& txn, std::int64_t last_id) : txn_(txn), last_id_(last_id) {}
+  EventPages(act::LogTransaction& log, std::int64_t last_id) : log_(log), last_id_(last_id) {}
 
   const EventRow* Peek() {
     if (next_ == page_.size() && !done_) Fetch();
@@ -63,15 +56,13 @@ class EventPages {
   void Fetch() {
     page_.clear();
     next_ = 0;
-    const pqxx::result rows = txn_.exec_params(
-        fmt::format("SELECT {} FROM act.events e WHERE e.id > $1 AND e.id <= $2 ORDER BY e.id LIMIT $3", kEventColumns),
-        after_, last_id_, kPageRows);
-    for (const pqxx::row& row : rows) page_.emplace_back(row);
+    std::vector<act::ChainedEvent> rows = log_.events_between(after_, last_id_, kPageRows);
+    done_ = rows.size() < static_cast<std::size_t>(kPageRows);
+    for (act::ChainedEvent& row : rows) page_.emplace_back(std::move(row));
     if (!page_.empty()) after_ = page_.back().id;
-    done_ = static_cast<std::int64_t>(rows.size()) < kPageRows;
   }
 
-  pqxx::transaction_base& txn_;
+  act::LogTransaction& log_;
   const std::int64_t last_id_;
   std::int64_t after_ = 0;  // ids start at 1
   std::vector<EventRow> page_;
@@ -92,19 +83,17 @@ void CheckAnchors(const ChainChecker& chains, const std::unordered_set<std::stri
 
 }  // namespace
 
-merkle::Path HashList(const std::string& text, const std::string& what) {
+merkle::Path HashList(const std::vector<std::string>& hexes, const std::string& what) {
   merkle::Path path;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const auto hash = core::HashFromHex(std::string_view(text).substr(start, comma - start));
+  for (const std::string& hex : hexes) {
+    const auto hash = core::HashFromHex(hex);
     if (!hash) throw LogBroken(fmt::format("{}: element {} is not a 32-byte hash", what, path.size() + 1));
     path.push_back(*hash);
-    start = comma + 1;
   }
   return path;
 }
 
-EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint& checkpoint) {
+EntryReport AuditAllEntries(act::LogTransaction& log, const core::Checkpoint& checkpoint) {
   EntryReport report;
   const auto size = static_cast<std::int64_t>(checkpoint.size);
   if (size == 0) {
@@ -112,13 +101,13 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
       throw LogBroken("the checkpoint of size 0 has a root that is not the empty tree's");
     return report;
   }
-  const pqxx::result last = EntryRows(txn, size - 1, size);
+  const std::vector<act::LogEntry> last = log.entries(size - 1, size);
   if (last.empty()) throw LogBroken(fmt::format("act.log_entries has no entry at position {}", size - 1));
   const std::int64_t last_id = EntryOf(last[0]).id;
 
-  ChainChecker chains(txn);
-  RemovalRecords removals(txn, checkpoint.size);
-  EventPages events(txn, last_id);
+  ChainChecker chains(log);
+  RemovalRecords removals(log, checkpoint.size);
+  EventPages events(log, last_id);
   merkle::Frontier frontier;
   // The hashes of deleted entries, as far as anchors need them.
   const std::unordered_set<std::string> anchor_prevs = chains.AnchorPrevs();
@@ -126,12 +115,12 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
   std::int64_t previous_id = 0;
   for (std::int64_t from = 0; from < size; from += kPageRows) {
     const std::int64_t to = std::min(size, from + kPageRows);
-    const pqxx::result rows = EntryRows(txn, from, to);
+    const std::vector<act::LogEntry> rows = log.entries(from, to);
     if (static_cast<std::int64_t>(rows.size()) != to - from)
       throw LogBroken(
           fmt::format("act.log_entries gives {} entries for positions {} to {}", rows.size(), from, to - 1));
     std::int64_t position = from;
-    for (const pqxx::row& row : rows) {
+    for (const act::LogEntry& row : rows) {
       const Entry entry = EntryOf(row);
       if (entry.position != position)
         throw LogBroken(fmt::format("act.log_entries gives position {} where {} belongs", entry.position, position));
@@ -176,7 +165,7 @@ EntryReport AuditAllEntries(pqxx::transaction_base& txn, const core::Checkpoint&
   return report;
 }
 
-EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpoint& checkpoint, std::uint64_t count,
+EntryReport AuditSampledEntries(act::LogTransaction& log, const core::Checkpoint& checkpoint, std::uint64_t count,
                                 std::mt19937_64& random) {
   EntryReport report;
   const std::uint64_t size = checkpoint.size;
@@ -190,33 +179,28 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
       if (!positions.insert(t).second) positions.insert(j);
     }
   }
-  ChainChecker chains(txn);
-  RemovalRecords removals(txn, size);
+  ChainChecker chains(log);
+  RemovalRecords removals(log, size);
   for (const std::uint64_t p : positions) {
     const auto position = static_cast<std::int64_t>(p);
-    const pqxx::result rows = EntryRows(txn, position, position + 1);
+    const std::vector<act::LogEntry> rows = log.entries(position, position + 1);
     if (rows.size() != 1)
       throw LogBroken(fmt::format("act.log_entries gives {} entries at position {}", rows.size(), p));
     const Entry entry = EntryOf(rows[0]);
     if (entry.position != position)
       throw LogBroken(fmt::format("act.log_entries gives position {} where {} belongs", entry.position, position));
-    const pqxx::result event_rows =
-        txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.id = $1", kEventColumns), entry.id);
-    if (event_rows.empty()) {
+    std::optional<act::ChainedEvent> stored = log.event(entry.id);
+    if (!stored) {
       removals.AccountFor(position, entry.id);
       ++report.deleted;
     } else {
-      const EventRow event(event_rows[0]);
+      const EventRow event(std::move(*stored));
       // The stream's chain up to this event, from where the last sample of it stopped.
       for (std::int32_t after = chains.CheckedUpTo(event.stream); after < event.version;) {
-        const pqxx::result chain = txn.exec_params(
-            fmt::format("SELECT {} FROM act.events e WHERE e.stream = $1 AND e.version > $2 AND e.version <= $3 "
-                        "ORDER BY e.version LIMIT $4",
-                        kEventColumns),
-            event.stream, after, event.version, kPageRows);
+        std::vector<act::ChainedEvent> chain = log.stream_events(event.stream, after, event.version, kPageRows);
         if (chain.empty())
           throw LogBroken(fmt::format("{}: the stream's events before it cannot be read", event.Label()));
-        for (const pqxx::row& row : chain) chains.Check(EventRow(row));
+        for (act::ChainedEvent& row : chain) chains.Check(EventRow(std::move(row)));
         after = chains.CheckedUpTo(event.stream);
       }
       if (entry.hash != event.hash)
@@ -224,18 +208,14 @@ EntryReport AuditSampledEntries(pqxx::transaction_base& txn, const core::Checkpo
                                     core::ToHex(entry.hash), core::ToHex(event.hash)));
       ++report.events;
     }
-    const pqxx::row proof = txn.exec_params1(
-        "SELECT p.leaf_index, p.tree_size, encode(p.leaf_hash, 'hex'), "
-        "array_to_string(ARRAY(SELECT encode(h, 'hex') FROM unnest(p.path) WITH ORDINALITY AS u(h, i) ORDER BY u.i), "
-        "','), encode(p.root, 'hex') FROM act.prove_inclusion($1, $2) p",
-        entry.id, static_cast<std::int64_t>(size));
+    const act::InclusionProof proof = log.inclusion_proof(entry.id, static_cast<std::int64_t>(size));
     const std::string what = fmt::format("the inclusion proof of entry {} (event id {})", p, entry.id);
     const Hash leaf = merkle::LeafHash(entry.hash);
-    if (proof[0].as<std::int64_t>() != position || proof[1].as<std::int64_t>() != static_cast<std::int64_t>(size))
-      throw LogBroken(fmt::format("{} is for position {} of a tree of {}", what, proof[0].c_str(), proof[1].c_str()));
-    if (StoredHash(proof[2], what + ": its leaf hash") != leaf)
+    if (proof.leaf_index != position || proof.tree_size != static_cast<std::int64_t>(size))
+      throw LogBroken(fmt::format("{} is for position {} of a tree of {}", what, proof.leaf_index, proof.tree_size));
+    if (StoredHash(proof.leaf_hash, what + ": its leaf hash") != leaf)
       throw LogBroken(fmt::format("{}: its leaf hash is not the leaf hash of the entry", what));
-    const merkle::Path path = HashList(proof[3].c_str(), what);
+    const merkle::Path path = HashList(proof.path, what);
     const merkle::ProofCheck check = merkle::CheckInclusion(leaf, p, size, path, checkpoint.root);
     if (!check.ok())
       throw LogBroken(fmt::format("{} does not hold against the checkpoint's root: {}", what, check.problem));

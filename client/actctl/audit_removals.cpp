@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -30,6 +31,7 @@ namespace core = act::core;
 
 constexpr const char* kRecordStream = "__truncations__";
 constexpr const char* kRecordName = "__tombstone__";
+constexpr std::int32_t kRecordPage = 5000;
 
 struct Range {
   std::int64_t begin = 0;  // [begin, end) of positions
@@ -84,9 +86,9 @@ void PutBigEndian(std::int64_t value, EVP_MD_CTX* context) {
 }  // namespace
 
 struct RemovalRecords::State {
-  State(pqxx::transaction_base& t, std::int64_t size) : txn(t), tree_size(size) {}
+  State(act::LogTransaction& l, std::int64_t size) : log(l), tree_size(size) {}
 
-  pqxx::transaction_base& txn;
+  act::LogTransaction& log;
   std::int64_t tree_size = 0;
   std::int64_t log_size = 0;
   std::vector<Record> records;
@@ -98,22 +100,18 @@ struct RemovalRecords::State {
   void Check(Record& record, std::int64_t position, std::int64_t id);
 };
 
-RemovalRecords::RemovalRecords(pqxx::transaction_base& txn, std::uint64_t tree_size)
-    : state_(std::make_unique<State>(txn, static_cast<std::int64_t>(tree_size))) {
-  state_->log_size = txn.exec1("SELECT size FROM act.log_size()")[0].as<std::int64_t>();
-  const pqxx::result rows = txn.exec(
-      "SELECT r.record_id, r.record_position, lower(u), upper(u) "
-      "FROM act.log_removals() r LEFT JOIN LATERAL unnest(r.positions) u ON true ORDER BY r.record_id, lower(u)");
-  for (const pqxx::row& row : rows) {
-    const auto id = row[0].as<std::int64_t>();
-    if (state_->records.empty() || state_->records.back().id != id) {
+RemovalRecords::RemovalRecords(act::LogTransaction& log, std::uint64_t tree_size)
+    : state_(std::make_unique<State>(log, static_cast<std::int64_t>(tree_size))) {
+  state_->log_size = log.log_size();
+  for (const act::RemovalRun& run : log.removal_runs()) {
+    if (state_->records.empty() || state_->records.back().id != run.record_id) {
       Record record;
-      record.id = id;
-      if (!row[1].is_null()) record.position = row[1].as<std::int64_t>();
+      record.id = run.record_id;
+      record.position = run.record_position;
       state_->records.push_back(std::move(record));
     }
-    if (row[2].is_null()) continue;  // a record that lists nothing accounts for nothing
-    const Range range{row[2].as<std::int64_t>(), row[3].as<std::int64_t>(), state_->records.size() - 1};
+    if (!run.begin || !run.end) continue;  // a record that lists nothing accounts for nothing
+    const Range range{*run.begin, *run.end, state_->records.size() - 1};
     state_->records.back().ranges.push_back(range);
     state_->ranges.push_back(range);
   }
@@ -145,22 +143,26 @@ void RemovalRecords::AccountFor(std::int64_t position, std::int64_t id) {
 // The records' stream, every version, along its chain: a record that was
 // rewritten (its data, hence its count or digest) no longer chains.
 void RemovalRecords::State::CheckChain() {
-  ChainChecker chains(txn);
-  for (const pqxx::row& row :
-       txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.stream = $1 ORDER BY e.version", kEventColumns),
-                       kRecordStream))
-    chains.Check(EventRow(row));
+  ChainChecker chains(log);
+  for (std::int32_t after = -1;;) {
+    std::vector<act::ChainedEvent> page =
+        log.stream_events(kRecordStream, after, std::numeric_limits<std::int32_t>::max(), kRecordPage);
+    for (act::ChainedEvent& row : page) {
+      after = row.event.version;
+      chains.Check(EventRow(std::move(row)));
+    }
+    if (page.size() < static_cast<std::size_t>(kRecordPage)) break;
+  }
   chain_checked = true;
 }
 
 void RemovalRecords::State::Check(Record& record, std::int64_t position, std::int64_t id) {
-  const pqxx::result rows =
-      txn.exec_params(fmt::format("SELECT {} FROM act.events e WHERE e.id = $1", kEventColumns), record.id);
-  if (rows.empty())
+  std::optional<act::ChainedEvent> stored = log.event(record.id);
+  if (!stored)
     throw LogBroken(fmt::format(
         "entry {} (event {}) is missing, and the removal record that lists it, event {}, is missing from act.events",
         position, id, record.id));
-  const EventRow event(rows[0]);
+  const EventRow event(std::move(*stored));
   const std::string label = fmt::format("removal record event {}", record.id);
   if (event.stream != kRecordStream || event.name != kRecordName)
     throw LogBroken(
@@ -180,15 +182,13 @@ void RemovalRecords::State::Check(Record& record, std::int64_t position, std::in
   if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("OpenSSL SHA-256 failed");
   for (const Range& range : record.ranges) {
-    for (const pqxx::row& row : txn.exec_params(
-             "SELECT p.position, p.id, encode(p.hash, 'hex'), e.id IS NOT NULL FROM act.log_entries($1, $2) p "
-             "LEFT JOIN act.events e ON e.id = p.id ORDER BY p.position",
-             range.begin, range.end)) {
-      const auto at = row[0].as<std::int64_t>();
-      const auto event_id = row[1].as<std::int64_t>();
-      if (row[3].as<bool>())
+    for (const act::LogEntryPresence& row : log.entries_with_presence(range.begin, range.end)) {
+      const std::int64_t at = row.entry.position;
+      if (!row.entry.id) throw LogBroken(fmt::format("entry {} has no event id", at));
+      const std::int64_t event_id = *row.entry.id;
+      if (row.event_present)
         throw LogBroken(fmt::format("{} lists entry {}, but its event {} is present", label, at, event_id));
-      const core::Hash entry = StoredHash(row[2], fmt::format("the hash of entry {}", at));
+      const core::Hash entry = StoredHash(row.entry.hash, fmt::format("the hash of entry {}", at));
       PutBigEndian(at, context.get());
       PutBigEndian(event_id, context.get());
       EVP_DigestUpdate(context.get(), entry.data(), entry.size());
@@ -215,11 +215,11 @@ void RemovalRecords::State::Check(Record& record, std::int64_t position, std::in
         fmt::format("{} is entry {}, not after every entry it lists (the last is {})", label, *record.position, last));
   record.in_tree = record.position && *record.position < tree_size;
   if (record.in_tree) {
-    const pqxx::row own =
-        txn.exec_params1("SELECT id, encode(hash, 'hex') FROM act.log_entries($1, $1::bigint + 1)", *record.position);
-    if (own[0].as<std::int64_t>() != record.id ||
-        StoredHash(own[1], fmt::format("the hash of entry {}", *record.position)) != event.hash)
-      throw LogBroken(fmt::format("entry {} is not {}: it holds event {}", *record.position, label, own[0].c_str()));
+    const std::vector<act::LogEntry> own = log.entries(*record.position, *record.position + 1);
+    if (own.size() != 1 || own[0].id != record.id ||
+        StoredHash(own[0].hash, fmt::format("the hash of entry {}", *record.position)) != event.hash)
+      throw LogBroken(fmt::format("entry {} is not {}: it holds event {}", *record.position, label,
+                                  own.empty() || !own[0].id ? "none" : std::to_string(*own[0].id)));
   }
   record.checked = true;
 }

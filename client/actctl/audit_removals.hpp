@@ -4,7 +4,8 @@
 // (docs/verifiable-log.md, "Truncate and personal data"). In audit_removals.cpp.
 #include <cstdint>
 #include <memory>
-#include <pqxx/pqxx>
+
+#include "act/log_transaction.hpp"
 
 namespace actctl {
 
@@ -12,7 +13,7 @@ class RemovalRecords {
  public:
   // Reads every record's listed positions (act.log_removals()); LogBroken when
   // two records list one position. `tree_size` is the audited checkpoint's.
-  RemovalRecords(pqxx::transaction_base& txn, std::uint64_t tree_size);
+  RemovalRecords(act::LogTransaction& log, std::uint64_t tree_size);
   ~RemovalRecords();
   RemovalRecords(const RemovalRecords&) = delete;
   RemovalRecords& operator=(const RemovalRecords&) = delete;

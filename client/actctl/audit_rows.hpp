@@ -4,7 +4,7 @@
 // (docs/hash-chain.md): shared by the entry checks (audit_entries.cpp) and
 // the removal records' (audit_removals.cpp). In audit_chains.cpp.
 #include <cstdint>
-#include <pqxx/pqxx>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,18 +12,14 @@
 #include <vector>
 
 #include "act/core/event_hash.hpp"
+#include "act/log_transaction.hpp"
 
 namespace actctl {
 
-inline constexpr const char* kEventColumns =
-    "e.id, e.stream, e.version, e.name, e.data::text, e.meta::text, "
-    "(extract(epoch FROM e.created) * 1000000)::bigint, encode(e.hash, 'hex'), "
-    "(SELECT coalesce(json_agg(t.tag ORDER BY t.ord), '[]') FROM act.event_tags t WHERE t.id = e.id)::text";
-
 // A hash the database gave as hex; LogBroken naming `what` when it is NULL or not 32 bytes.
-act::core::Hash StoredHash(const pqxx::field& field, const std::string& what);
+act::core::Hash StoredHash(const std::optional<std::string>& hex, const std::string& what);
 
-// One row of act.events, read with kEventColumns.
+// An event as its hash covers it, its stored hash checked to be one.
 struct EventRow {
   std::int64_t id = 0;
   std::string stream;
@@ -33,7 +29,7 @@ struct EventRow {
   act::core::Hash hash{};
   std::vector<std::string> tags;  // act.event_tags in order; hashed in encoding 2 when any
 
-  explicit EventRow(const pqxx::row& row);
+  explicit EventRow(act::ChainedEvent event);
   std::string Label() const;  // event id I (stream "S" version V)
 };
 
@@ -41,7 +37,7 @@ struct EventRow {
 // start: version 0 chained to zeros, or the version its anchor names.
 class ChainChecker {
  public:
-  explicit ChainChecker(pqxx::transaction_base& txn);
+  explicit ChainChecker(act::LogTransaction& log);
 
   // The stream's highest checked version; -1 when none.
   std::int32_t CheckedUpTo(const std::string& stream) const;

@@ -32,7 +32,7 @@ struct Chosen {
   Run run;
 };
 
-struct Database;  // database.hpp: the connection options every database command reads
+struct Database;  // connection.hpp: the connection options every database command reads
 
 // One function per command file; each adds its subcommands under `parent`.
 void AddLogVerify(CLI::App& log, Chosen& chosen);                       // log_verify.cpp

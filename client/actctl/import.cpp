@@ -16,7 +16,8 @@
 #include "act/pool.hpp"
 #include "act/store.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "import_reader.hpp"
 #include "import_check.hpp"
 #include "import_run.hpp"
 #include "import_source.hpp"
@@ -65,25 +66,16 @@ void CommitWithoutFlushWait() {
   ::setenv("PGOPTIONS", ours.c_str(), 1);
 }
 
-// Once all is committed, one flushed commit makes every earlier one durable:
-// the import reports only what a crash can no longer take back.
-void Flush(const Database& db) {
-  const auto connection = Connect(db);
-  pqxx::work txn{*connection};
-  txn.exec("SET LOCAL synchronous_commit = on");
-  txn.exec("SELECT pg_catalog.txid_current()");  // an xid, so that the commit waits for the flush
-  txn.commit();
-}
-
 int Import(const Database& db, const ImportArgs& args) {
   const ImportSource source = SourceOf(args);
-  const auto source_connection = Connect(Database{args.source_dsn});
+  const auto source_connection = ConnectSource(args.source_dsn);
   if (!args.check_only && !args.dry_run) CommitWithoutFlushWait();
-  auto store = act::Store(std::make_shared<act::ConnectionPool>(db.dsn, act::PoolOptions{.max_connections = 1}));
+  auto store = act::Store(OpenPool(db));
   if (args.check_only) return Check(*source_connection, source, store);
 
   const ImportReport report = RunImport(*source_connection, source, store, {args.dry_run, args.limit});
-  if (!args.dry_run) Flush(db);
+  // The import reports only what a crash can no longer take back.
+  if (!args.dry_run) store.wait_durable();
   const std::string resumed =
       report.resumed_after > 0 ? fmt::format(" after source position {} (imported before)", report.resumed_after) : "";
   if (args.dry_run) {

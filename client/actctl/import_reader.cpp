@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "command.hpp"
+#include "table.hpp"
 
 namespace actctl {
 
@@ -21,6 +22,14 @@ nlohmann::json Object(const pqxx::field& field, std::int64_t position, const cha
 }
 
 }  // namespace
+
+std::unique_ptr<pqxx::connection> ConnectSource(const std::string& dsn) {
+  try {
+    return std::make_unique<pqxx::connection>(dsn);
+  } catch (const std::exception& e) {  // pqxx::broken_connection, or a connection string libpq refuses
+    throw UsageError("cannot connect to the source: " + OneLine(e.what()));
+  }
+}
 
 SourceCounts CountSource(pqxx::connection& connection, const ImportSource& source, std::int64_t after) {
   pqxx::work txn{connection};

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <pqxx/pqxx>
 #include <string>
@@ -15,6 +16,10 @@
 #include "import_source.hpp"
 
 namespace actctl {
+
+// The source store's database; a connection libpq cannot make is a
+// UsageError (exit 2) saying why.
+std::unique_ptr<pqxx::connection> ConnectSource(const std::string& dsn);
 
 struct SourceEvent {
   std::int64_t position = 0;

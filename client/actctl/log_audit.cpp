@@ -8,16 +8,16 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
-#include <pqxx/pqxx>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "act/core/event_hash.hpp"
+#include "act/log_store.hpp"
 #include "arguments.hpp"
 #include "audit.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "notes.hpp"
 
 namespace actctl {
@@ -54,10 +54,10 @@ int Audit(const Database& db, const AuditArgs& args) {
                     "checkpoint on first use",
                     args.pin));
   try {
-    return RunConnected(db, [&](pqxx::connection& connection) {
+    {
       // One snapshot: the checkpoint, the proofs and the rows are read as of one moment.
-      pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only> txn{connection};
-      const std::optional<TrustedCheckpoint> latest = LatestSignedCheckpoint(txn, keys);
+      act::LogTransaction log = act::LogStore(OpenPool(db)).snapshot();
+      const std::optional<TrustedCheckpoint> latest = LatestSignedCheckpoint(log, keys);
       if (!latest) {
         if (pinned)
           throw LogBroken(
@@ -71,29 +71,28 @@ int Audit(const Database& db, const AuditArgs& args) {
       const core::Checkpoint& checkpoint = latest->checkpoint;
       fmt::print("checkpoint: {} size {} root {}, signed by {}\n", checkpoint.origin, checkpoint.size,
                  core::ToHex(checkpoint.root), Labels(latest->signed_by));
-      const auto log_size = txn.exec1("SELECT size FROM act.log_size()")[0].as<std::int64_t>();
+      const std::int64_t log_size = log.log_size();
       if (static_cast<std::int64_t>(checkpoint.size) > log_size)
         throw LogBroken(
             fmt::format("the log has {} entries, fewer than the signed checkpoint's {}", log_size, checkpoint.size));
       if (pinned) {
-        CheckConsistent(txn, pinned->checkpoint, checkpoint);
+        CheckConsistent(log, pinned->checkpoint, checkpoint);
         fmt::print("consistency: the pinned checkpoint of size {} is a prefix of it\n", pinned->checkpoint.size);
       } else {
         fmt::print("consistency: no pin yet, this checkpoint is trusted on first use (--init)\n");
       }
       std::mt19937_64 random{std::random_device{}()};
       const EntryReport report =
-          args.full ? AuditAllEntries(txn, checkpoint) : AuditSampledEntries(txn, checkpoint, sample, random);
+          args.full ? AuditAllEntries(log, checkpoint) : AuditSampledEntries(log, checkpoint, sample, random);
       fmt::print(
           "entries: {} of {} checked{}: {} events recomputed ({} along their chains), {} deleted and accounted for "
           "by removal records ({} by records not yet in this checkpoint); {}\n",
           report.entries, checkpoint.size, args.full ? " (full)" : "", report.events, report.chained, report.deleted,
           report.later, args.full ? "the root of the entries is the checkpoint's" : "each inclusion proof holds");
-      txn.commit();
       WritePin(args.pin, latest->note);
       fmt::print("pin: \"{}\" holds the checkpoint of size {}\n", args.pin, checkpoint.size);
       return kOk;
-    });
+    }
   } catch (const LogBroken& e) {
     fmt::print(stderr, "audit failed: {}\n", e.what());
     return kBroken;

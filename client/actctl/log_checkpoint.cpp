@@ -7,16 +7,18 @@
 
 #include <cstdint>
 #include <memory>
-#include <pqxx/pqxx>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "act/core/checkpoint.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
+#include "act/log_store.hpp"
 #include "audit.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "notes.hpp"
 
 namespace actctl {
@@ -32,10 +34,10 @@ struct CheckpointArgs {
 int SignCheckpoint(const Database& db, const CheckpointArgs& args) {
   const core::NoteSigner signer = LoadKey(args.key_file);
   try {
-    return RunConnected(db, [&](pqxx::connection& connection) {
+    {
       // One transaction: a checkpoint refused below leaves nothing stored, not even its unsigned text.
-      pqxx::work txn{connection};
-      const std::string body = txn.exec1("SELECT act.checkpoint(false)")[0].c_str();
+      act::LogTransaction log = act::LogStore(OpenPool(db)).transaction();
+      const std::string body = log.checkpoint(false);
       core::Checkpoint checkpoint;
       try {
         checkpoint = core::ParseCheckpoint(body);
@@ -51,16 +53,17 @@ int SignCheckpoint(const Database& db, const CheckpointArgs& args) {
       // A log must never sign a checkpoint inconsistent with one it signed before (C2SP tlog-checkpoint).
       if (!args.pin.empty())
         if (const std::optional<TrustedCheckpoint> pinned = ReadPin(args.pin, std::span(&key, 1)))
-          CheckConsistent(txn, pinned->checkpoint, checkpoint);
+          CheckConsistent(log, pinned->checkpoint, checkpoint);
       const std::string note = core::SignNote(body, checkpoint.origin, signer);
-      const auto size = txn.exec_params1("SELECT act.add_checkpoint_signature($1)", note)[0].as<std::int64_t>();
-      const pqxx::row stored = txn.exec_params1("SELECT note FROM act.checkpoints WHERE size = $1", size);
-      const std::string stored_note = stored[0].c_str();
-      txn.commit();
+      const std::int64_t size = log.add_checkpoint_signature(note);
+      const std::optional<std::string> stored = log.checkpoint_note(size);
+      if (!stored) throw std::runtime_error(fmt::format("act.checkpoints has no row of size {} after signing", size));
+      const std::string stored_note = *stored;
+      log.commit();
       if (!args.pin.empty()) WritePin(args.pin, stored_note);
       fmt::print("{}", stored_note);
       return kOk;
-    });
+    }
   } catch (const LogBroken& e) {
     fmt::print(stderr, "not signed: {}\n", e.what());
     return kBroken;

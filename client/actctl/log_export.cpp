@@ -9,18 +9,19 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
 
 #include "act/core/checkpoint.hpp"
 #include "act/core/encoding.hpp"
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
+#include "act/log_store.hpp"
 #include "audit.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "tile_directory.hpp"
 #include "tile_export.hpp"
 
@@ -46,22 +47,23 @@ core::Checkpoint CheckpointOf(const std::string& note, bool& is_signed) {
 
 int Export(const Database& db, const ExportArgs& args) {
   try {
-    return RunConnected(db, [&](pqxx::connection& connection) {
+    {
+      act::LogStore store(OpenPool(db));
       if (args.checkpoint) {
-        pqxx::work make{connection};
-        make.exec("SELECT act.checkpoint()");
+        act::LogTransaction make = store.transaction();
+        make.checkpoint(true);
         make.commit();
       }
       // One snapshot: the checkpoint and the rows of its tree as of one moment.
-      pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only> txn{connection};
-      const pqxx::result rows =
-          txn.exec("SELECT size, encode(root, 'hex'), note FROM act.checkpoints ORDER BY size DESC LIMIT 1");
+      act::LogTransaction log = store.snapshot();
+      const std::vector<act::StoredCheckpoint> rows =
+          log.checkpoints_below(std::numeric_limits<std::int64_t>::max(), 1);
       if (rows.empty())
         throw UsageError(
             "act.checkpoints holds no checkpoint yet: make one (actctl log checkpoint --sign, or SELECT "
             "act.checkpoint()), or give --checkpoint");
-      const auto row_size = rows[0][0].as<std::uint64_t>();
-      const std::string note = rows[0][2].c_str();
+      const auto row_size = static_cast<std::uint64_t>(rows[0].size);
+      const std::string note = rows[0].note.value_or("");
       bool is_signed = false;
       core::Checkpoint checkpoint;
       try {
@@ -69,10 +71,10 @@ int Export(const Database& db, const ExportArgs& args) {
       } catch (const core::ValidationError& e) {
         throw LogBroken(fmt::format("the stored checkpoint of size {} is not a checkpoint: {}", row_size, e.what()));
       }
-      if (checkpoint.size != row_size || core::ToHex(checkpoint.root) != rows[0][1].c_str())
+      if (checkpoint.size != row_size || core::ToHex(checkpoint.root) != rows[0].root)
         throw LogBroken(
             fmt::format("the row of size {} in act.checkpoints holds the note of size {}", row_size, checkpoint.size));
-      const auto log_size = txn.exec1("SELECT size FROM act.log_size()")[0].as<std::uint64_t>();
+      const auto log_size = static_cast<std::uint64_t>(log.log_size());
       if (checkpoint.size > log_size)
         throw LogBroken(
             fmt::format("the log has {} entries, fewer than its checkpoint's {}", log_size, checkpoint.size));
@@ -93,7 +95,7 @@ int Export(const Database& db, const ExportArgs& args) {
               "\"{}/{}\" holds the checkpoint of {} at size {}, which the log's newest ({} at size {}) cannot extend",
               dir.root(), kCheckpointFile, previous->origin, previous->size, checkpoint.origin, checkpoint.size));
       }
-      const TileExportReport report = StageTiles(txn, dir, checkpoint.size, checkpoint.root);
+      const TileExportReport report = StageTiles(log, dir, checkpoint.size, checkpoint.root);
       if (previous && RootFromTiles(dir, checkpoint.size, previous->size) != previous->root)
         throw LogBroken(fmt::format(
             "the log's checkpoint of size {} does not extend the exported one of size {} (root {}): the log was "
@@ -101,7 +103,6 @@ int Export(const Database& db, const ExportArgs& args) {
             checkpoint.size, previous->size, core::ToHex(previous->root)));
       dir.Stage(kCheckpointFile, note);
       dir.Publish(kCheckpointFile);
-      txn.commit();
       fmt::print(
           "exported the checkpoint of size {} (root {}) to \"{}\": {} tiles and {} entry bundles written ({} "
           "partial), {} full files kept; every entry, tile and the root checked{}\n",
@@ -111,7 +112,7 @@ int Export(const Database& db, const ExportArgs& args) {
       if (!is_signed)
         fmt::print(stderr, "warning: the checkpoint is not signed; a verifier that needs a signature refuses it\n");
       return kOk;
-    });
+    }
   } catch (const LogBroken& e) {
     fmt::print(stderr, "not exported: {}\n", e.what());
     return kBroken;

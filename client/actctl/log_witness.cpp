@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <limits>
 #include <optional>
-#include <pqxx/pqxx>
 #include <string>
 #include <vector>
 
@@ -19,8 +19,11 @@
 #include "act/core/errors.hpp"
 #include "act/core/signed_note.hpp"
 #include "act/core/tlog_witness.hpp"
+#include "act/errors.hpp"
+#include "act/log_store.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "table.hpp"
 
 namespace actctl {
 
@@ -56,35 +59,24 @@ struct Newest {
 
 // The newest checkpoint that carries a signature: an unsigned body (a
 // checkpoint the log's signer has not signed yet) is no use to a witness.
-Newest NewestSigned(pqxx::connection& connection) {
-  pqxx::read_transaction txn{connection};
-  const pqxx::result rows = txn.exec("SELECT size, note FROM act.checkpoints ORDER BY size DESC LIMIT 100");
-  for (const pqxx::row& row : rows) {
-    const std::string note = row[1].c_str();
+Newest NewestSigned(act::LogStore& store) {
+  for (const act::StoredCheckpoint& row :
+       store.snapshot().checkpoints_below(std::numeric_limits<std::int64_t>::max(), 100)) {
+    const std::string note = row.note.value_or("");
     try {
-      return Newest{row[0].as<std::int64_t>(), note, core::ParseSignedNote(note)};
+      return Newest{row.size, note, core::ParseSignedNote(note)};
     } catch (const core::ValidationError&) {
     }
   }
   throw std::runtime_error("act.checkpoints holds no signed checkpoint among its newest 100 (actctl log checkpoint)");
 }
 
-std::vector<core::Hash> ConsistencyProof(pqxx::connection& connection, std::int64_t old_size, std::int64_t size) {
-  pqxx::read_transaction txn{connection};
-  const pqxx::row row = txn.exec_params1(
-      "SELECT array_to_string(ARRAY(SELECT encode(h, 'base64') FROM unnest(act.prove_consistency($1, $2)) "
-      "WITH ORDINALITY AS u(h, i) ORDER BY u.i), ',')",
-      old_size, size);
+std::vector<core::Hash> ConsistencyProof(act::LogStore& store, std::int64_t old_size, std::int64_t size) {
   std::vector<core::Hash> proof;
-  const std::string list = row[0].is_null() ? "" : row[0].c_str();
-  for (std::size_t start = 0; start < list.size();) {
-    const std::size_t end = std::min(list.find(',', start), list.size());
-    const auto bytes = core::Base64Decode(list.substr(start, end - start));
-    core::Hash hash{};
-    if (!bytes || bytes->size() != hash.size()) throw std::runtime_error("act.prove_consistency gave a malformed hash");
-    std::copy(bytes->begin(), bytes->end(), hash.begin());
-    proof.push_back(hash);
-    start = end + 1;
+  for (const std::string& hex : store.snapshot().consistency_proof(old_size, size)) {
+    const auto hash = core::HashFromHex(hex);
+    if (!hash) throw std::runtime_error("act.prove_consistency gave a malformed hash");
+    proof.push_back(*hash);
   }
   return proof;
 }
@@ -108,7 +100,7 @@ std::string Described(const httplib::Result& result) {
 
 // Submits the checkpoint to one witness and stores its cosignatures; the
 // reason it was refused, or nullopt.
-std::optional<std::string> Submit(pqxx::connection& connection, const Newest& newest, const std::string& url,
+std::optional<std::string> Submit(act::LogStore& store, const Newest& newest, const std::string& url,
                                   int timeout_s) {
   const WitnessUrl target = SplitUrl(url);
   httplib::Client client(target.base);
@@ -118,7 +110,7 @@ std::optional<std::string> Submit(pqxx::connection& connection, const Newest& ne
   const auto post = [&](std::uint64_t old_size) {
     const std::vector<core::Hash> proof =
         old_size == 0 ? std::vector<core::Hash>{}
-                      : ConsistencyProof(connection, static_cast<std::int64_t>(old_size), newest.size);
+                      : ConsistencyProof(store, static_cast<std::int64_t>(old_size), newest.size);
     const std::string body = core::FormatAddCheckpoint({old_size, proof, newest.note});
     return client.Post(target.path, body, "text/plain; charset=utf-8");
   };
@@ -139,10 +131,12 @@ std::optional<std::string> Submit(pqxx::connection& connection, const Newest& ne
     return fmt::format("its answer is not signature lines: {}", e.what());
   }
   try {
-    pqxx::work txn{connection};
-    txn.exec_params1("SELECT act.add_checkpoint_signature($1)", cosigned);
-    txn.commit();
-  } catch (const pqxx::sql_error& e) {
+    act::LogTransaction log = store.transaction();
+    log.add_checkpoint_signature(cosigned);
+    log.commit();
+  } catch (const act::ConnectionError&) {
+    throw;
+  } catch (const act::Error& e) {
     return fmt::format("act.add_checkpoint_signature refused its cosignature: {}", OneLine(e.what()));
   }
   return std::nullopt;
@@ -150,19 +144,18 @@ std::optional<std::string> Submit(pqxx::connection& connection, const Newest& ne
 
 int Witness(const Database& db, const LogWitnessArgs& args) {
   for (const std::string& url : args.urls) SplitUrl(url);  // unusable URLs before any request
-  return RunConnected(db, [&](pqxx::connection& connection) {
-    const Newest newest = NewestSigned(connection);
-    int refused = 0;
-    for (const std::string& url : args.urls) {
-      if (const std::optional<std::string> why = Submit(connection, newest, url, args.timeout_s)) {
-        fmt::print(stderr, "witness {} refused size {}: {}\n", url, newest.size, *why);
-        ++refused;
-      } else {
-        fmt::print("witness {} cosigned size {}\n", url, newest.size);
-      }
+  act::LogStore store(OpenPool(db));
+  const Newest newest = NewestSigned(store);
+  int refused = 0;
+  for (const std::string& url : args.urls) {
+    if (const std::optional<std::string> why = Submit(store, newest, url, args.timeout_s)) {
+      fmt::print(stderr, "witness {} refused size {}: {}\n", url, newest.size, *why);
+      ++refused;
+    } else {
+      fmt::print("witness {} cosigned size {}\n", url, newest.size);
     }
-    return refused == 0 ? kOk : kFailed;
-  });
+  }
+  return refused == 0 ? kOk : kFailed;
 }
 
 }  // namespace

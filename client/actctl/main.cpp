@@ -10,7 +10,8 @@
 
 #include "act/errors.hpp"
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
+#include "table.hpp"
 
 #ifndef ACT_VERSION
 #define ACT_VERSION "unknown"
@@ -76,21 +77,9 @@ int main(int argc, char** argv) {
   } catch (const act::Error& e) {  // a database error; pg_act missing says what to do
     fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));
     return actctl::kFailed;
-  } catch (const actctl::ConnectionLost& e) {
-    fmt::print(stderr, "actctl: {}\n", e.what());
+  } catch (const pqxx::broken_connection& e) {  // actctl import's source database
+    fmt::print(stderr, "actctl: connection to the source lost: {}\n", actctl::OneLine(e.what()));
     return actctl::kUnusable;
-  } catch (const pqxx::broken_connection& e) {  // a command that does not classify its errors
-    fmt::print(stderr, "actctl: connection lost: {}\n", actctl::OneLine(e.what()));
-    return actctl::kUnusable;
-  } catch (const pqxx::sql_error& e) {
-    // A database without pg_act: say what to do, not only what is missing.
-    const std::string message = actctl::OneLine(e.what());
-    if (e.sqlstate() == "3F000" && message.find("schema \"act\" does not exist") != std::string::npos)
-      fmt::print(stderr, "actctl: {} (pg_act is not installed in this database: run CREATE EXTENSION pg_act)\n",
-                 message);
-    else
-      fmt::print(stderr, "actctl: {}\n", message);
-    return actctl::kFailed;
   } catch (const std::exception& e) {
     fmt::print(stderr, "actctl: {}\n", actctl::OneLine(e.what()));  // libpq's messages end in a newline
     return actctl::kFailed;

@@ -64,21 +64,14 @@ std::optional<std::vector<Hash>> ParseFullBundle(std::string_view bytes) {
   return entries;
 }
 
-std::string ArrayLiteral(const std::vector<std::uint64_t>& values) {
-  return fmt::format("{{{}}}", fmt::join(values, ","));
-}
-
 // Rows of act.log_tiles (one level) or act.log_entries by idx: idx -> bytes.
-std::map<std::uint64_t, std::string> ReadRows(pqxx::transaction_base& txn, std::optional<unsigned> level,
+std::map<std::uint64_t, std::string> ReadRows(act::LogTransaction& log, std::optional<unsigned> level,
                                               const std::vector<std::uint64_t>& wanted) {
+  const std::vector<std::int64_t> indexes(wanted.begin(), wanted.end());
+  std::map<std::int64_t, std::string> found =
+      level ? log.hash_tiles(static_cast<std::int32_t>(*level), indexes) : log.entry_bundles(indexes);
   std::map<std::uint64_t, std::string> rows;
-  if (wanted.empty()) return rows;
-  const pqxx::result result =
-      level ? txn.exec_params("SELECT idx, hashes FROM act.log_tiles WHERE level = $1 AND idx = ANY($2::bigint[])",
-                              *level, ArrayLiteral(wanted))
-            : txn.exec_params("SELECT idx, entries FROM act.log_entries WHERE idx = ANY($1::bigint[])",
-                              ArrayLiteral(wanted));
-  for (const pqxx::row& row : result) rows.emplace(row[0].as<std::uint64_t>(), pqxx::binarystring(row[1]).str());
+  for (auto& [index, bytes] : found) rows.emplace(static_cast<std::uint64_t>(index), std::move(bytes));
   return rows;
 }
 
@@ -86,7 +79,7 @@ std::map<std::uint64_t, std::string> ReadRows(pqxx::transaction_base& txn, std::
 // what the level below says it must hold.
 class TreeWalk {
  public:
-  TreeWalk(pqxx::transaction_base& txn, TileDirectory& dir, std::uint64_t size) : txn_(txn), dir_(dir), size_(size) {}
+  TreeWalk(act::LogTransaction& log, TileDirectory& dir, std::uint64_t size) : log_(log), dir_(dir), size_(size) {}
 
   // Checks and stages the tiles of `level` (level 0 with their entry
   // bundles); `below` holds the hash of every full tile of the level below.
@@ -103,8 +96,8 @@ class TreeWalk {
         if (partial || !dir_.Exists(tlog::TilePath({level, index}))) tile_rows.push_back(index);
         if (level == 0 && (partial || !dir_.Exists(tlog::EntryBundlePath(index)))) bundle_rows.push_back(index);
       }
-      const auto tile_data = ReadRows(txn_, level, tile_rows);
-      const auto bundle_data = ReadRows(txn_, std::nullopt, bundle_rows);
+      const auto tile_data = ReadRows(log_, level, tile_rows);
+      const auto bundle_data = ReadRows(log_, std::nullopt, bundle_rows);
       for (std::uint64_t index = first; index < end; ++index) {
         const unsigned width = tlog::TileWidthAt(size_, level, index);
         const std::vector<Hash> hashes = Tile(level, index, width, tile_data);
@@ -178,7 +171,7 @@ class TreeWalk {
     return entries;
   }
 
-  pqxx::transaction_base& txn_;
+  act::LogTransaction& log_;
   TileDirectory& dir_;
   std::uint64_t size_;
   TileExportReport report_;
@@ -208,8 +201,8 @@ class DirectoryTiles : public tlog::TileNodeSource {
 
 }  // namespace
 
-TileExportReport StageTiles(pqxx::transaction_base& txn, TileDirectory& dir, std::uint64_t size, const Hash& root) {
-  TreeWalk walk(txn, dir, size);
+TileExportReport StageTiles(act::LogTransaction& log, TileDirectory& dir, std::uint64_t size, const Hash& root) {
+  TreeWalk walk(log, dir, size);
   std::vector<Hash> below;
   for (unsigned level = 0; tlog::HashesAtTileLevel(size, level) > 0; ++level) below = walk.Level(level, below);
   const Hash computed = RootFromTiles(dir, size, size);

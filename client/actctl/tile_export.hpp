@@ -4,9 +4,9 @@
 // tiles an earlier export wrote, from the directory), checked level by level
 // and staged in a TileDirectory. LogBroken (audit.hpp) names the first fault.
 #include <cstdint>
-#include <pqxx/pqxx>
 
 #include "act/core/event_hash.hpp"
+#include "act/log_transaction.hpp"
 #include "tile_directory.hpp"
 
 namespace actctl {
@@ -24,7 +24,7 @@ struct TileExportReport {
 // each full tile's hash against the level above, and the root, computed from
 // the tiles, against `root`. Staged files wait for TileDirectory::Publish,
 // which the caller skips when this throws.
-TileExportReport StageTiles(pqxx::transaction_base& txn, TileDirectory& dir, std::uint64_t size,
+TileExportReport StageTiles(act::LogTransaction& log, TileDirectory& dir, std::uint64_t size,
                             const act::core::Hash& root);
 
 // The root of the first `at_size` entries from the tiles of the tree of

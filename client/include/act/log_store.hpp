@@ -1,14 +1,16 @@
 #pragma once
 // The log as an auditor reads it (docs/hash-chain.md): the streams that hold
 // events page by page, their hash chains checked in batches (act.verify),
-// and what lies before a chain's first bad version. Beside act::Store, over
-// the same kind of pool: a LogStore only reads.
+// and what lies before a chain's first bad version; and the Merkle log's
+// tables, proofs and checkpoints in one transaction (log_transaction.hpp).
+// Beside act::Store, over the same kind of pool.
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "act/log_transaction.hpp"
 #include "act/pool.hpp"
 #include "act/store.hpp"
 
@@ -55,6 +57,11 @@ class LogStore {
   std::vector<ChainCheck> verify_streams(const std::vector<std::string>& streams);
 
   ChainStart chain_start(const std::string& stream, std::int32_t first_bad_version);
+
+  // The Merkle log as of one moment: its reads share one snapshot.
+  LogTransaction snapshot();
+  // A transaction that seals, signs and stores checkpoints; kept only when committed.
+  LogTransaction transaction();
 
  private:
   std::shared_ptr<ConnectionPool> pool_;

@@ -199,6 +199,10 @@ class Store {
   // ("tomorrow", a date alone), in the session's time zone. Text it cannot
   // read is an act::ValidationError.
   Timestamp server_time(std::string_view text);
+  // Returns once every commit acknowledged to any connection is durable,
+  // also those made with synchronous_commit off (a bulk load): a commit
+  // that waits for its flush makes the WAL before it durable too.
+  void wait_durable();
 
   ConnectionPool& pool() noexcept { return *pool_; }
   const std::shared_ptr<ConnectionPool>& shared_pool() const noexcept { return pool_; }

@@ -1,5 +1,6 @@
 #include "db/row.hpp"
 
+#include <pqxx/binarystring>
 #include <pqxx/row>
 
 namespace act::db {
@@ -20,5 +21,7 @@ std::int32_t Row::int32(int column) const { return (*row_)[column].as<std::int32
 bool Row::boolean(int column) const { return (*row_)[column].as<bool>(); }
 
 double Row::float64(int column) const { return (*row_)[column].as<double>(); }
+
+std::string Row::bytes(int column) const { return pqxx::binarystring((*row_)[column]).str(); }
 
 }  // namespace act::db

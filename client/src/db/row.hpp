@@ -2,6 +2,7 @@
 // One result row, read by column position. Wraps the driver's row so code
 // above the db layer never touches libpqxx.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pqxx {
@@ -20,6 +21,7 @@ class Row {
   std::int32_t int32(int column) const;
   bool boolean(int column) const;
   double float64(int column) const;
+  std::string bytes(int column) const;  // a bytea column's bytes
 
  private:
   const pqxx::row* row_;

@@ -30,6 +30,24 @@ std::optional<Timestamp> optional_time(const db::Row& row, int column) {
   return from_epoch_micros(row.int64(column));
 }
 
+std::optional<std::int64_t> optional_int64(const db::Row& row, int column) {
+  if (row.is_null(column)) return std::nullopt;
+  return row.int64(column);
+}
+
+StoredEvent stored_from(const db::Row& row) {
+  StoredEvent event;
+  event.id = row.int64(0);
+  event.stream = row.text(1);
+  event.version = row.int32(2);
+  event.name = row.text(3);
+  event.data = row.text(4);
+  event.meta = row.text(5);
+  event.pii = optional_text(row, 6);
+  event.created = from_epoch_micros(row.int64(7));
+  return event;
+}
+
 Committed committed_from(const db::Row& row) {
   Committed event;
   event.id = row.int64(kId);

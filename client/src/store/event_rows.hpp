@@ -8,11 +8,15 @@
 
 #include "act/event.hpp"
 #include "act/store.hpp"
+#include "act/stored_event.hpp"
 #include "db/row.hpp"
 
 namespace act::store_rows {
 
 Committed committed_from(const db::Row& row);
+
+// An act.events row as stored (the first eight columns of the act.events shape, jsonb as text).
+StoredEvent stored_from(const db::Row& row);
 
 // A row of act.read (statements.hpp, kRead): an act.events row without pii and hash, and its tags.
 Committed read_from(const db::Row& row);
@@ -28,5 +32,6 @@ ChainCheck chain_check_from(const db::Row& row);
 // Nullable columns.
 std::optional<std::string> optional_text(const db::Row& row, int column);
 std::optional<Timestamp> optional_time(const db::Row& row, int column);  // epoch microseconds
+std::optional<std::int64_t> optional_int64(const db::Row& row, int column);
 
 }  // namespace act::store_rows

@@ -63,4 +63,8 @@ ChainStart LogStore::chain_start(const std::string& stream, std::int32_t first_b
   return start;
 }
 
+LogTransaction LogStore::snapshot() { return LogTransaction(pool_, LogTransaction::Access::kSnapshot); }
+
+LogTransaction LogStore::transaction() { return LogTransaction(pool_, LogTransaction::Access::kWrite); }
+
 }  // namespace act

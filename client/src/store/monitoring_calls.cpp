@@ -15,10 +15,7 @@ std::optional<std::chrono::microseconds> optional_micros(const db::Row& row, int
   return std::chrono::microseconds(row.int64(column));
 }
 
-std::optional<std::int64_t> optional_int64(const db::Row& row, int column) {
-  if (row.is_null(column)) return std::nullopt;
-  return row.int64(column);
-}
+using store_rows::optional_int64;
 
 }  // namespace
 

@@ -100,18 +100,6 @@ std::vector<Committed> Store::commit_by_key(std::string_view stream, std::string
 
 namespace {
 
-StoredEvent stored_from(const db::Row& row) {
-  StoredEvent event;
-  event.id = row.int64(0);
-  event.stream = row.text(1);
-  event.version = row.int32(2);
-  event.name = row.text(3);
-  event.data = row.text(4);
-  event.meta = row.text(5);
-  event.pii = store_rows::optional_text(row, 6);
-  event.created = store_rows::from_epoch_micros(row.int64(7));
-  return event;
-}
 
 // act.query page by page: each page is read on a leased connection, which
 // is back in the pool before on_event sees the page's events.
@@ -152,7 +140,7 @@ std::int64_t Store::query(const Query& query, const std::function<void(const Com
 }
 
 std::int64_t Store::query_stored(const Query& query, const std::function<void(const StoredEvent&)>& on_event) {
-  return paged_query(*pool_, options_.page_size, query, store_sql::kQueryStored, &stored_from, on_event);
+  return paged_query(*pool_, options_.page_size, query, store_sql::kQueryStored, &store_rows::stored_from, on_event);
 }
 
 std::int64_t Store::read(const EventQuery& query, std::int64_t after,
@@ -251,6 +239,17 @@ std::vector<ChainCheck> Store::verify(std::optional<std::string> stream) {
 Timestamp Store::server_time(std::string_view text) {
   return store_rows::from_epoch_micros(
       single_value(*pool_, store_sql::kServerTime, db::Params().text(text), &db::Row::int64));
+}
+
+void Store::wait_durable() {
+  ConnectionPool::Lease connection = pool_->acquire();
+  db::Session& session = connection.session();
+  db::Transaction transaction(session);
+  // Local to the transaction: the pooled connection keeps its own setting. A transaction
+  // id, so that the commit has a record to flush.
+  session.run(store_sql::kWaitDurable, db::Params(), [](const db::Row&) {});
+  session.run(store_sql::kTakeTransactionId, db::Params(), [](const db::Row&) {});
+  transaction.commit();
 }
 
 void ensure_extension(ConnectionPool& pool) {
