@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/test.sh (make test) and scripts/check.sh (make check):
 # the tally, the GoogleTest run and the throwaway cluster both use.
-#   count SUITE PASSED FAILED       one line for the suite, added to $passed and $failed
+#   count SUITE PASSED FAILED       one line for the suite, added to $passed and $failed,
+#                                   with the seconds since the line before (where the time goes)
 #   gtest_suites [CTEST ARGS...]    the GoogleTest suites ctest runs (no database):
 #                                   prints "PASSED FAILED", the log on stderr when any failed
 #   cluster_start MODE [postgresql.conf lines...]
@@ -11,8 +12,10 @@
 # An interrupted run still stops its cluster.
 passed=0
 failed=0
+counted_at=$SECONDS
 count() {
-  printf '%-22s %4d passed, %d failed\n' "$1" "$2" "$3"
+  printf '%-22s %4d passed, %d failed  (%d s)\n' "$1" "$2" "$3" $((SECONDS - counted_at))
+  counted_at=$SECONDS
   passed=$((passed + $2))
   failed=$((failed + $3))
 }
