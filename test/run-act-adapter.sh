@@ -2,8 +2,9 @@
 # The Act framework's Store adapter (adapters/act) against the cluster the PG*
 # environment points at, in a database of its own made for this run: Act's
 # public API (actions, invariants, reactions, correlate/drain/settle,
-# projections, lanes, blocking, close-the-books, personal data, restore) and a
-# calculator app on pg_act, through vitest.
+# projections, lanes, blocking, close-the-books, personal data, restore), a
+# calculator app, and the quick start Act publishes in its package's README,
+# on pg_act, through vitest.
 # npm packages are installed (npm ci, from the committed lock file) only when
 # node_modules is missing or was installed from another lock file; the
 # package is built with tsc and type-checked with its tests (strict).
