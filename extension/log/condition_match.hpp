@@ -14,9 +14,7 @@ struct ConditionMatch {
   int64 item = 0;  // the first item the event matches
 };
 
-// Items with tags are looked up in the tag index directly: the check of an
-// append costs an index descent per item, not a plan's start-up. A query
-// with an item without tags runs the SQL of core::FirstMatchSql instead.
+// Through tag_index.hpp when every item has a tag, else core::FirstMatchSql's SQL.
 std::optional<ConditionMatch> FirstConditionMatch(const core::Query& query, int64 after);
 
 }  // namespace act::pg
