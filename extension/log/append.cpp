@@ -1,7 +1,7 @@
 // act.append(events, condition, meta): a multi-stream append whose condition
 // (a consistency boundary, docs/dcb.md) is checked under locks that make the
 // check and the insert one step.
-#include <limits>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,6 +15,7 @@
 #include "act/core/validation.hpp"
 #include "arrays.hpp"
 #include "boundary_sql.hpp"
+#include "condition_match.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
@@ -57,24 +58,8 @@ struct StreamEntry {
 // the transaction cannot see still fails the append.
 void CheckCondition(const core::Query& query, std::optional<int64> after) {
   if (query.items.empty()) return;
-  SpiSession spi;
-  BoundStatement bound =
-      BindBoundaryQuery(core::FirstMatchSql(query), after.value_or(-1), std::numeric_limits<int64>::max(), 1);
-  ExecuteOnLatest(bound.plan, bound.values, bound.nulls, true, 1, SPI_OK_SELECT);
-  if (SPI_processed == 0) {
-    spi.Finish();
-    return;
-  }
-  const int64 id = Guard([] {
-    bool is_null;
-    return DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &is_null));
-  });
-  const int64 item = Guard([] {
-    bool is_null;
-    return static_cast<int64>(DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &is_null)));
-  });
-  spi.Finish();
-  FailCondition(id, item, after);
+  if (const std::optional<ConditionMatch> match = FirstConditionMatch(query, after.value_or(-1)))
+    FailCondition(match->id, match->item, after);
 }
 
 void RequireReachableAfter(std::optional<int64> after) {
@@ -124,7 +109,16 @@ ACT_SQL_FUNCTION(act_append) {
     core::BoundaryLockPlan boundary;
     for (const pg::EventInput& event : events) boundary.AddEvent(event.name, event.tags);
     const bool keyed = !condition.fail_if_events_match || boundary.AddCondition(*condition.fail_if_events_match);
-    pg::TakeBoundaryLocks(boundary.Locks());
+    if (condition.fail_if_events_match) {
+      // A holder of a key may be the writer that fails this condition: fail
+      // as soon as it lands rather than queue behind it (locks.hpp).
+      const std::function<void()> recheck = [&condition] {
+        pg::CheckCondition(*condition.fail_if_events_match, condition.after);
+      };
+      pg::TakeBoundaryLocks(boundary.Locks(), &recheck);
+    } else {
+      pg::TakeBoundaryLocks(boundary.Locks());
+    }
     // An item that matches any event has no key: every writer is excluded
     // instead (the registry lock, which every commit holds shared).
     if (!keyed) pg::TakeRegistryExclusive();

@@ -70,11 +70,20 @@ void TakeRegistryExclusive() {
   Guard([] { LockRelationOid(ActRelation("subscriptions"), ExclusiveLock); });
 }
 
-void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks) {
+void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks, const std::function<void()>* recheck) {
   for (const core::BoundaryLock& lock : locks) {
     const uint16 kind = lock.kind == core::BoundaryKind::kTag ? kTagLockKind : kTypeLockKind;
-    Take(Tag(static_cast<uint32>(lock.key >> 32), static_cast<uint32>(lock.key), kind),
-         lock.exclusive ? ExclusiveLock : ShareLock);
+    const LOCKTAG tag = Tag(static_cast<uint32>(lock.key >> 32), static_cast<uint32>(lock.key), kind);
+    if (!lock.exclusive) {
+      Take(tag, ShareLock);
+      continue;
+    }
+    if (recheck) {
+      if (TryTake(tag, ExclusiveLock)) continue;
+      WaitForRelease(tag);
+      (*recheck)();
+    }
+    Take(tag, ExclusiveLock);
   }
 }
 

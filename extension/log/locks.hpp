@@ -70,8 +70,15 @@ void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck = 
 // take their names' and tags' keys shared, an append's condition its keys
 // exclusive, all before the fence and the stream locks, in the plan's order.
 // pg_locks: classid and objid the key, objsubid one of these kinds.
+//
+// With `recheck` (an append's condition), an exclusive key another
+// transaction holds is not queued for at once, as LockStreamAndRegistry's
+// `recheck`: it waits for the holder beside every other such waiter, calls
+// `recheck`, which throws when the holder's commit failed the condition, and
+// queues only when it did not. On a hot boundary the losers of a round then
+// fail together instead of taking the lock one after another.
 inline constexpr uint16 kTagLockKind = 5;
 inline constexpr uint16 kTypeLockKind = 6;
-void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks);
+void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks, const std::function<void()>* recheck = nullptr);
 
 }  // namespace act::pg

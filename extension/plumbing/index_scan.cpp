@@ -87,6 +87,13 @@ void IndexScan::Restart(int32 min_second, bool backward) {
   Guard([self] { index_rescan(self->scan_, self->keys_, self->key_count_, nullptr, 0); });
 }
 
+void IndexScan::Rescan(Datum first_key) {
+  if (key_count_ < 1) throw std::logic_error("IndexScan::Rescan needs a key");
+  keys_[0].sk_argument = first_key;
+  IndexScan* self = this;
+  Guard([self] { index_rescan(self->scan_, self->keys_, self->key_count_, nullptr, 0); });
+}
+
 bool IndexScan::NextDeformed(int columns) {
   IndexScan* self = this;
   return Guard([self, columns] {

@@ -50,6 +50,9 @@ class IndexScan {
   // `min_second` (a scan opened with one), in the given direction: a probe
   // for one more key costs an index descent, not a scan's set-up.
   void Restart(int32 min_second, bool backward);
+  // Starts over, same snapshot and direction, with the first key's value now
+  // `first_key`: a lookup by another key costs an index descent.
+  void Rescan(Datum first_key);
   // For long scans: Next, then deforms the row's first `columns` columns for
   // DeformedAt, in one call into Postgres; answers a cancel between rows.
   bool NextDeformed(int columns);

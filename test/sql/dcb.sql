@@ -74,6 +74,30 @@ SELECT lives_ok($$SELECT * FROM act.truncate('[{"stream": "closed-1"}]')$$, 'clo
 SELECT throws_ok($$SELECT * FROM act.append('[{"stream": "x-3", "name": "A"}, {"stream": "closed-1", "name": "A"}]')$$, '55000',
   NULL, 'a closed stream refuses, and the whole append with it');
 
+-- Queries whose every item has a tag (read through the tag index).
+CREATE TEMP TABLE tagged AS SELECT * FROM act.append(
+  '[{"stream": "tagged-1", "name": "Opened", "data": {"n": 1}, "tags": ["t:a"]},
+    {"stream": "tagged-1", "name": "Moved", "tags": ["t:b", "t:a"]},
+    {"stream": "tagged-2", "name": "Opened", "tags": ["t:b"]},
+    {"stream": "tagged-2", "name": "Closed", "tags": ["t:a", "t:c"]}]', NULL, '{"correlation": "tagged"}');
+SELECT results_eq($$SELECT id, stream, version, name, data, meta, created, tags FROM act.read('{"items": [{"tags": ["t:a"]}, {"tags": ["t:b"]}]}')$$,
+  $$SELECT e.id, e.stream, e.version, e.name, e.data, e.meta, e.created, ARRAY(SELECT g.tag FROM act.event_tags g WHERE g.id = e.id ORDER BY g.ord)
+      FROM act.events e WHERE e.id IN (SELECT id FROM tagged) ORDER BY e.id$$,
+  'act.read by tags: the rows of act.events and their tags, each event once, in id order across items');
+SELECT results_eq($$SELECT name FROM act.read('{"items": [{"tags": ["t:c"]}, {"tags": ["t:b"]}]}', -1, 2)$$,
+  $$VALUES ('Moved'), ('Opened')$$, 'act.read by tags: the limit counts the events of every item, in id order');
+SELECT results_eq($$SELECT name FROM act.read('{"items": [{"types": ["Opened", "Closed"], "tags": ["t:a"]}, {"types": ["Moved"], "tags": ["t:a", "t:b"]}]}')$$,
+  $$VALUES ('Opened'), ('Moved'), ('Closed')$$, 'act.read by tags: an item''s types and every one of its tags');
+SELECT throws_ok(format($$SELECT * FROM act.append('[{"stream": "tagged-3", "name": "X"}]', '{"fail_if_events_match": {"items": [{"tags": ["t:c"]}, {"tags": ["t:b"]}]}, "after": %s}')$$,
+  (SELECT min(id) FROM tagged)), '40001', format('append condition failed: event %s matches item 1 after %s',
+  (SELECT id FROM tagged WHERE name = 'Moved'), (SELECT min(id) FROM tagged)), 'a condition by tags: the first matching event, whichever item matches it');
+SELECT throws_ok(format($$SELECT * FROM act.append('[{"stream": "tagged-3", "name": "X"}]', '{"fail_if_events_match": {"items": [{"types": ["Closed"], "tags": ["t:c"]}, {"tags": ["t:a", "t:c"]}]}, "after": %s}')$$,
+  (SELECT id FROM tagged WHERE stream = 'tagged-2' AND name = 'Opened')), '40001', format('append condition failed: event %s matches item 0 after %s',
+  (SELECT id FROM tagged WHERE name = 'Closed'), (SELECT id FROM tagged WHERE stream = 'tagged-2' AND name = 'Opened')), 'a condition by tags: an event two items match names the first');
+SELECT throws_ok($$SELECT * FROM act.append('[{"stream": "tagged-3", "name": "X"}]', '{"fail_if_events_match": {"items": [{"types": ["Moved"], "tags": ["t:b", "t:c"]}, {"types": ["Opened"], "tags": ["t:b"]}]}}')$$,
+  '40001', format('append condition failed: event %s matches item 1 after null', (SELECT id FROM tagged WHERE stream = 'tagged-2' AND name = 'Opened')),
+  'a condition by tags: an item needs every one of its tags and one of its types');
+
 -- Bad input, one per line; then nothing written.
 CREATE TEMP TABLE before_errors AS SELECT (SELECT count(*) FROM act.events) AS events, (SELECT count(*) FROM act.event_tags) AS tags;
 SELECT throws_ok($$SELECT * FROM act.commit('t-1', '[{"name": "A", "tags": "a"}]')$$, '22023', 'event 0 of stream "t-1": "tags" must be a JSON array, not a string', 'commit: tags not an array');
