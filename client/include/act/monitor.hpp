@@ -56,6 +56,13 @@ struct LagRow {
   std::int32_t retry = 0;
 };
 
+// The newest row of act.checkpoints: the last checkpoint act.checkpoint() kept.
+struct CheckpointSummary {
+  std::int64_t size = 0;
+  std::string note;  // the C2SP signed note, as stored
+  Timestamp created{};
+};
+
 class Monitor {
  public:
   explicit Monitor(std::shared_ptr<ConnectionPool> pool);
@@ -66,6 +73,8 @@ class Monitor {
   // The oldest waiting event first; lane empty: every lane. max_rows below 1
   // is an act::ValidationError from the server.
   std::vector<LagRow> lag(const std::optional<std::string>& lane = std::nullopt, std::int32_t max_rows = 20);
+  // None until act.checkpoint() has run once. One index probe (act.checkpoints' key is the size).
+  std::optional<CheckpointSummary> last_checkpoint();
 
  private:
   std::shared_ptr<ConnectionPool> pool_;

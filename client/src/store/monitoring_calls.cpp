@@ -1,4 +1,4 @@
-// Monitor: act.status, act.metrics and act.lag, each one round trip on a pooled connection.
+// Monitor: act.status, act.metrics, act.lag and the last checkpoint, each one round trip on a pooled connection.
 #include <stdexcept>
 
 #include "act/errors.hpp"
@@ -82,6 +82,15 @@ std::vector<LagRow> Monitor::lag(const std::optional<std::string>& lane, std::in
     rows.push_back(std::move(lag));
   });
   return rows;
+}
+
+std::optional<CheckpointSummary> Monitor::last_checkpoint() {
+  std::optional<CheckpointSummary> last;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kLastCheckpoint, db::Params(), [&](const db::Row& row) {
+    last = CheckpointSummary{row.int64(0), std::string(row.text(1)), store_rows::from_epoch_micros(row.int64(2))};
+  });
+  return last;
 }
 
 }  // namespace act

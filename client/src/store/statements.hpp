@@ -195,6 +195,11 @@ inline constexpr db::Statement kMetrics{
     "SELECT m.metric, m.labels::text, m.value FROM " ACT_CALL_METRICS " m "
     "ORDER BY m.metric COLLATE \"C\", m.labels::text COLLATE \"C\""};
 
+// act.checkpoints is readable by act_reader; no SQL function lists it.
+inline constexpr db::Statement kLastCheckpoint{
+    "act_last_checkpoint", "act.checkpoints",
+    "SELECT c.size, c.note, " ACT_MICROS("c.created") " FROM act.checkpoints c ORDER BY c.size DESC LIMIT 1"};
+
 inline constexpr db::Statement kLag{
     "act_lag", "act.lag",
     "SELECT l.stream, l.lane_name, l.at, l.work_mark, l.waiting_id, " ACT_MICROS("l.waiting_since") ", "
