@@ -1,0 +1,40 @@
+#pragma once
+// What every route of `actctl serve` shares: the store it reads through
+// the client library, the options it was started with and the write guard.
+#include <memory>
+#include <string>
+
+#include "act/monitor.hpp"
+#include "act/pool.hpp"
+#include "act/store.hpp"
+#include "inspector/action_audit.hpp"
+#include "inspector/write_guard.hpp"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace actctl::inspector {
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8080";
+  bool write = false;
+  std::string audit_stream = "actctl-audit";  // "": audit lines on stderr only
+};
+
+struct Inspector {
+  Inspector(std::shared_ptr<act::ConnectionPool> pool, const ServeOptions& options)
+      : store(pool), monitor(pool), guard(options.write), audit(store, options.audit_stream) {}
+
+  act::Store store;
+  act::Monitor monitor;
+  WriteGuard guard;
+  ActionAudit audit;
+};
+
+// Each adds its routes to the server (one file each).
+void AddPageRoutes(httplib::Server& server);                           // pages.cpp: the page shell and its assets
+void AddReadRoutes(httplib::Server& server, Inspector& inspector);     // read_routes.cpp: GET /api/..., /metrics
+void AddActionRoutes(httplib::Server& server, Inspector& inspector);   // action_routes.cpp: dry runs and actions
+
+}  // namespace actctl::inspector
