@@ -53,7 +53,7 @@ serve() {
   servers="$servers $!"
   local waited
   for waited in $(seq 1 100); do
-    address=$(sed -n 's/^listening on //p' "$dir/$name.out")
+    address=$(sed -n 's/^listening on //p' "$dir/$name.out" 2>/dev/null)
     [ -n "$address" ] && return 0
     sleep 0.1
   done

@@ -87,16 +87,13 @@ nlohmann::json Stream(Inspector& inspector, const httplib::Request& request, con
   for (const act::ChainCheck& check : inspector.store.verify(stream))
     chain = {{"events", check.events}, {"valid", check.valid}, {"first_bad_version", Json(check.first_bad_version)}};
   page["chain"] = std::move(chain);
-  // The rows whose source may read this stream; the server's hint may let a
-  // pattern through that does not match, so the page says which are patterns.
+  // The rows whose source may read this stream (act.query_streams' source_matches).
   act::StreamFilter readers;
   readers.source_matches = std::vector<std::string>{stream};
   nlohmann::json rows = nlohmann::json::array();
   const auto now = std::chrono::system_clock::now();
-  for (const act::Subscription& row : inspector.store.query_streams(readers, std::nullopt, kRowsPerPage)) {
-    if (row.source && !act::is_pattern(*row.source) && *row.source != stream) continue;
+  for (const act::Subscription& row : inspector.store.query_streams(readers, std::nullopt, kRowsPerPage))
     rows.push_back(SubscriptionRow(row, now));
-  }
   page["readers"] = std::move(rows);
   return page;
 }
