@@ -2,9 +2,9 @@
 # shellcheck disable=SC2015  # "X && pass || fail": pass always succeeds
 # The web inspector (actctl serve, docs/inspector.md) in a real browser:
 # headless Chromium driven by Selenium (test/inspector/checks.py) against
-# three inspectors over one database of its own: one as a reader without
-# personal data, one as a reader of personal data, one with --write as an
-# admin. The checks say what each view must show and what each refusal
+# four inspectors over one database of its own: one as a reader without
+# personal data, one as a reader of personal data, and two as an admin,
+# with --write and without. The checks say what each view must show and what each refusal
 # must leave unchanged. SCREENSHOTS=DIR saves a PNG of each view there.
 # The last line on stdout is "PASSED FAILED".
 #   test/run-inspector.sh WORK [path to actctl, default build/actctl]
@@ -65,11 +65,14 @@ serve pii "$pii_reader"
 pii_url=$address
 serve admin "$admin" --write
 admin_url=$address
+# An admin without --write: the refusal must not lean on the role's grants.
+serve read-only "$admin"
+read_only_url=$address
 
 # Selenium's own lookup of the driver would search the network: the
 # checks name Debian's chromedriver.
 timeout -k 5 300 "$python" test/inspector/checks.py --db "$db" --reader "$reader_url" --pii "$pii_url" \
-  --admin "$admin_url" --admin-log "$dir/admin.err" ${SCREENSHOTS:+--screenshots "$SCREENSHOTS"} >"$out" 2>"$err"
+  --admin "$admin_url" --read-only "$read_only_url" --admin-log "$dir/admin.err" ${SCREENSHOTS:+--screenshots "$SCREENSHOTS"} >"$out" 2>"$err"
 code=$?
 cat "$err" >&2
 read -r p f < <(tail -n 1 "$out")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The inspector's checks in headless Chromium (test/run-inspector.sh runs
-them against three running inspectors: a reader, a reader of personal data
-and an admin with --write). Each check prints nothing when it holds and a
+them against four running inspectors: a reader, a reader of personal data,
+an admin with --write and one without). Each check prints nothing when it holds and a
 "FAIL: ..." line on stderr when it does not; the last line on stdout is
 "PASSED FAILED"."""
 import argparse
@@ -208,11 +208,12 @@ def work(browser):
 
 def read_only(browser):
     before = subscriptions()
-    browser.open(args.reader + "/work", "#work")
+    browser.open(args.read_only + "/work", "#work")
+    check("read-only: no actions offered to an admin without --write", not browser.driver.find_elements(By.ID, "do-unblock"))
     status, body = browser.post_from_page("/api/actions/unblock", {"streams": ["mail-a"], "confirmed": 1})
     check("read-only: an action is refused", status == 403 and "read-only" in body, (status, body))
     for method in ("PUT", "DELETE"):
-        code, _, _ = request(args.reader + "/api/actions/unblock", method=method)
+        code, _, _ = request(args.read_only + "/api/actions/unblock", method=method)
         check(f"read-only: {method} is refused", code == 403, code)
     check("read-only: nothing changed", subscriptions() == before)
 
@@ -281,7 +282,7 @@ def metrics():
 
 
 parser = argparse.ArgumentParser()
-for option in ("--db", "--reader", "--pii", "--admin", "--admin-log"):
+for option in ("--db", "--reader", "--pii", "--admin", "--read-only", "--admin-log"):
     parser.add_argument(option, required=True)
 parser.add_argument("--screenshots")
 args = parser.parse_args()
