@@ -9,6 +9,7 @@ set(INSPECTOR_ASSETS
   ${INSPECTOR_DIR}/assets/log.js
   ${INSPECTOR_DIR}/assets/stream.js
   ${INSPECTOR_DIR}/assets/work.js
+  ${INSPECTOR_DIR}/assets/verify.js
   ${INSPECTOR_DIR}/assets/main.js)
 set(INSPECTOR_ASSETS_CPP ${CMAKE_BINARY_DIR}/generated/inspector_assets.cpp)
 # A list cannot cross the command line as one -D value: "|" stands for ";".
@@ -25,12 +26,14 @@ target_sources(actctl PRIVATE
   ${INSPECTOR_DIR}/action_request.cpp
   ${INSPECTOR_DIR}/action_routes.cpp
   ${INSPECTOR_DIR}/answer.cpp
+  ${INSPECTOR_DIR}/checkpoint_json.cpp
   ${INSPECTOR_DIR}/event_json.cpp
   ${INSPECTOR_DIR}/pages.cpp
   ${INSPECTOR_DIR}/read_routes.cpp
   ${INSPECTOR_DIR}/request_params.cpp
   ${INSPECTOR_DIR}/serve.cpp
   ${INSPECTOR_DIR}/subscription_row.cpp
+  ${INSPECTOR_DIR}/verify_routes.cpp
   ${INSPECTOR_DIR}/write_guard.cpp
   ${INSPECTOR_ASSETS_CPP})
 # Its files include the rest of actctl's as "name.hpp" and each other as "inspector/name.hpp".

@@ -12,6 +12,7 @@
 #include "act/errors.hpp"
 #include "act/stored_event.hpp"
 #include "inspector/answer.hpp"
+#include "inspector/checkpoint_json.hpp"
 #include "inspector/event_json.hpp"
 #include "inspector/inspector.hpp"
 #include "inspector/request_params.hpp"
@@ -57,8 +58,7 @@ nlohmann::json Status(Inspector& inspector) {
   for (const act::MetricSample& sample : inspector.monitor.metrics())
     if (sample.metric.ends_with("_total") && sample.value) counters[sample.metric] += *sample.value;
   nlohmann::json checkpoint = nullptr;
-  if (const auto last = inspector.monitor.last_checkpoint())
-    checkpoint = {{"size", last->size}, {"note", last->note}, {"created", TimeJsonText(last->created)}};
+  for (const act::CheckpointSummary& last : inspector.monitor.checkpoints(1)) checkpoint = CheckpointJson(last);
   return {{"status", std::move(status)}, {"counters", counters}, {"checkpoint", std::move(checkpoint)}};
 }
 

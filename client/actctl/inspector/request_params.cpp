@@ -43,6 +43,10 @@ std::optional<std::int64_t> IdParam(const httplib::Request& request, const std::
   return id;
 }
 
+std::optional<std::int64_t> SizeParam(const httplib::Request& request, const std::string& name) {
+  return Digits(request, name, "a tree size (0 or more)");
+}
+
 std::int32_t LimitParam(const httplib::Request& request, const std::string& name, std::int32_t fallback,
                         std::int32_t most) {
   const std::string what = fmt::format("a count from 1 to {}", most);

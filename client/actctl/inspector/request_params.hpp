@@ -27,6 +27,8 @@ std::optional<std::string> TextParam(const httplib::Request& request, const std:
 std::vector<std::string> TextParams(const httplib::Request& request, const std::string& name);
 // A positive event id.
 std::optional<std::int64_t> IdParam(const httplib::Request& request, const std::string& name);
+// A tree size or an entry position: 0 or more.
+std::optional<std::int64_t> SizeParam(const httplib::Request& request, const std::string& name);
 // 1 to `most`; absent: `fallback`.
 std::int32_t LimitParam(const httplib::Request& request, const std::string& name, std::int32_t fallback,
                         std::int32_t most);

@@ -57,6 +57,7 @@ int Serve(const Database& db, const ServeOptions& options) {
   inspector::AddPageRoutes(server);
   inspector::AddReadRoutes(server, inspector);
   inspector::AddActionRoutes(server, inspector);
+  inspector::AddVerifyRoutes(server, inspector);
   if (options.write)
     fmt::print(stderr, "inspector: actions enabled (--write); audit records on stderr{}\n",
                options.audit_stream.empty() ? "" : fmt::format(" and in stream \"{}\"", options.audit_stream));

@@ -2,7 +2,7 @@
 "use strict";
 (async () => {
   const path = location.pathname;
-  const view = path === "/" ? "overview" : path === "/log" ? "log" : path === "/work" ? "work"
+  const view = path === "/" ? "overview" : path === "/log" ? "log" : path === "/work" ? "work" : path === "/verify" ? "verify"
     : path.startsWith("/streams/") ? "stream" : null;
   for (const link of document.querySelectorAll("nav a"))
     if (link.dataset.view === view) link.classList.add("active");
