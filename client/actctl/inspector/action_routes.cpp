@@ -5,8 +5,8 @@
 // request may change anything at all is decided before routing (serve.cpp).
 #include <httplib.h>
 
-#include <chrono>
 #include <fmt/format.h>
+#include <chrono>
 
 #include "act/store.hpp"
 #include "inspector/action_request.hpp"
@@ -49,8 +49,8 @@ nlohmann::json PreviewBody(const httplib::Request& request, Operator op) {
 nlohmann::json Preview(Inspector& inspector, const httplib::Request& request, const std::string& name) {
   const std::optional<Operator> op = OperatorNamed(name);
   const ActionRequest action = ParseAction(name, op ? PreviewBody(request, *op) : nlohmann::json::object(), true);
-  const std::vector<act::Subscription> rows = RowsThatChange(
-      inspector.store, action.op, act::StreamFilter::named(action.streams), Values(inspector, action));
+  const std::vector<act::Subscription> rows =
+      RowsThatChange(inspector.store, action.op, act::StreamFilter::named(action.streams), Values(inspector, action));
   nlohmann::json json = nlohmann::json::array();
   const auto now = std::chrono::system_clock::now();
   for (const act::Subscription& row : rows) json.push_back(SubscriptionRow(row, now));
@@ -60,10 +60,10 @@ nlohmann::json Preview(Inspector& inspector, const httplib::Request& request, co
 }  // namespace
 
 void AddActionRoutes(httplib::Server& server, Inspector& inspector) {
-  server.Get(R"(/api/actions/([a-z]+)/preview)", [&inspector](const httplib::Request& request,
-                                                              httplib::Response& response) {
-    Answer(response, [&] { return Preview(inspector, request, request.matches[1]); });
-  });
+  server.Get(R"(/api/actions/([a-z]+)/preview)",
+             [&inspector](const httplib::Request& request, httplib::Response& response) {
+               Answer(response, [&] { return Preview(inspector, request, request.matches[1]); });
+             });
   server.Post(R"(/api/actions/([a-z]+))", [&inspector](const httplib::Request& request, httplib::Response& response) {
     Answer(response, [&]() -> nlohmann::json {
       nlohmann::json body;
@@ -78,12 +78,13 @@ void AddActionRoutes(httplib::Server& server, Inspector& inspector) {
       // The rows may have moved since the dry run: act only on what the operator saw.
       const std::size_t now = RowsThatChange(inspector.store, action.op, selector, values).size();
       if (static_cast<std::int64_t>(now) != action.confirmed)
-        throw BadRequest(fmt::format("{}: {} subscriptions would change now, {} were confirmed; nothing was changed, "
-                                     "review the dry run again",
-                                     action.name, now, action.confirmed));
+        throw BadRequest(
+            fmt::format("{}: {} subscriptions would change now, {} were confirmed; nothing was changed, "
+                        "review the dry run again",
+                        action.name, now, action.confirmed));
       const std::int32_t changed = ApplyOperator(inspector.store, action.op, selector, values);
-      nlohmann::json record = {{"action", action.name}, {"streams", action.streams},
-                               {"confirmed", action.confirmed}, {"changed", changed}};
+      nlohmann::json record = {
+          {"action", action.name}, {"streams", action.streams}, {"confirmed", action.confirmed}, {"changed", changed}};
       if (action.priority) record["priority"] = *action.priority;
       if (action.until) record["until"] = *action.until;
       const std::optional<std::string> audit_error = inspector.audit.record(record, request.remote_addr);

@@ -33,9 +33,9 @@ struct Inspector {
 };
 
 // Each adds its routes to the server (one file each).
-void AddPageRoutes(httplib::Server& server);                           // pages.cpp: the page shell and its assets
-void AddReadRoutes(httplib::Server& server, Inspector& inspector);     // read_routes.cpp: GET /api/..., /metrics
-void AddActionRoutes(httplib::Server& server, Inspector& inspector);   // action_routes.cpp: dry runs and actions
-void AddVerifyRoutes(httplib::Server& server, Inspector& inspector);   // verify_routes.cpp: checkpoints, act.verify_log
+void AddPageRoutes(httplib::Server& server);                          // pages.cpp: the page shell and its assets
+void AddReadRoutes(httplib::Server& server, Inspector& inspector);    // read_routes.cpp: GET /api/..., /metrics
+void AddActionRoutes(httplib::Server& server, Inspector& inspector);  // action_routes.cpp: dry runs and actions
+void AddVerifyRoutes(httplib::Server& server, Inspector& inspector);  // verify_routes.cpp: checkpoints, act.verify_log
 
 }  // namespace actctl::inspector

@@ -80,7 +80,8 @@ nlohmann::json Stream(Inspector& inspector, const httplib::Request& request, con
   query.before = IdParam(request, "before");
   query.with_snaps = true;
   query.after = 0;  // with_snaps alone on one stream would start at its latest snapshot
-  nlohmann::json page = EventPage(inspector.store, query, LimitParam(request, "limit", kEventsPerPage, kMostEventsPerPage));
+  nlohmann::json page =
+      EventPage(inspector.store, query, LimitParam(request, "limit", kEventsPerPage, kMostEventsPerPage));
   page["stream"] = stream;
   page["version"] = inspector.store.version(stream);
   nlohmann::json chain = nullptr;
@@ -113,7 +114,8 @@ nlohmann::json Work(Inspector& inspector, const httplib::Request& request) {
   for (std::size_t i = 0; i < shown; ++i) rows.push_back(SubscriptionRow(found[i], now));
   // One row more than the page: a next page starts after the last row shown.
   const bool more = found.size() > shown;
-  return {{"rows", std::move(rows)}, {"next_after", more ? nlohmann::json(found[shown - 1].stream) : nlohmann::json(nullptr)}};
+  return {{"rows", std::move(rows)},
+          {"next_after", more ? nlohmann::json(found[shown - 1].stream) : nlohmann::json(nullptr)}};
 }
 
 }  // namespace

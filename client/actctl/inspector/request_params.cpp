@@ -9,8 +9,8 @@ namespace actctl::inspector {
 
 std::optional<std::string> TextParam(const httplib::Request& request, const std::string& name) {
   if (request.get_param_value_count(name) > 1)
-    throw BadRequest(fmt::format("parameter {} is given {} times; it takes one value", name,
-                                 request.get_param_value_count(name)));
+    throw BadRequest(
+        fmt::format("parameter {} is given {} times; it takes one value", name, request.get_param_value_count(name)));
   std::string value = request.get_param_value(name);
   if (value.empty()) return std::nullopt;
   return value;
@@ -69,8 +69,8 @@ std::optional<act::Timestamp> TimeParam(const httplib::Request& request, const s
   try {
     return act::parse_timestamp(*text);
   } catch (const act::ValidationError&) {
-    throw BadRequest(
-        fmt::format("parameter {}: \"{}\" is not a time in ISO 8601 with an offset (2026-01-31T12:00:00Z)", name, *text));
+    throw BadRequest(fmt::format("parameter {}: \"{}\" is not a time in ISO 8601 with an offset (2026-01-31T12:00:00Z)",
+                                 name, *text));
   }
 }
 

@@ -1,8 +1,8 @@
 // actctl serve: the web inspector (docs/inspector.md). Read-only unless
 // --write; bound to 127.0.0.1 unless told otherwise.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <httplib.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -80,8 +80,9 @@ void AddServe(CLI::App& app, const Database& db, Chosen& chosen) {
   serve->add_flag("--write", options->write,
                   "allow actions (unblock, reset, release, prioritize, defer), each after a dry run the operator "
                   "confirms; without it every request that would change something is refused (403)");
-  serve->add_option("--audit-stream", options->audit_stream,
-                    "the stream each applied action is recorded in as an event (\"\": stderr only)")
+  serve
+      ->add_option("--audit-stream", options->audit_stream,
+                   "the stream each applied action is recorded in as an event (\"\": stderr only)")
       ->type_name("STREAM")
       ->capture_default_str();
   serve->callback([&chosen, &db, options] { chosen.run = [&db, options] { return Serve(db, *options); }; });

@@ -8,11 +8,10 @@ nlohmann::json SubscriptionRow(const act::Subscription& row, std::chrono::system
   nlohmann::json json = SubscriptionJson(row);
   // The work mark is the highest event id with work for the row: the ids between it and the watermark wait.
   json["lag"] = row.correlated_at && *row.correlated_at > row.at ? nlohmann::json(*row.correlated_at - row.at)
-                                                                  : nlohmann::json(0);
+                                                                 : nlohmann::json(0);
   json["lease_left_ms"] = nullptr;
   if (row.leased_until)
-    json["lease_left_ms"] =
-        std::chrono::duration_cast<std::chrono::milliseconds>(*row.leased_until - now).count();
+    json["lease_left_ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(*row.leased_until - now).count();
   return json;
 }
 

@@ -4,8 +4,8 @@
 // kMostEntriesPerCheck entries and the page walks the tree range by range.
 #include <httplib.h>
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "inspector/answer.hpp"
 #include "inspector/checkpoint_json.hpp"
@@ -33,8 +33,8 @@ nlohmann::json VerifyLog(Inspector& inspector, const httplib::Request& request) 
   const std::int64_t to = SizeParam(request, "to").value_or(std::min(sealed, from + kMostEntriesPerCheck));
   if (from > to) throw BadRequest(fmt::format("parameter from: {} is beyond to ({})", from, to));
   if (to - from > kMostEntriesPerCheck)
-    throw BadRequest(fmt::format("parameters from and to: at most {} entries per check, not {}", kMostEntriesPerCheck,
-                                 to - from));
+    throw BadRequest(
+        fmt::format("parameters from and to: at most {} entries per check, not {}", kMostEntriesPerCheck, to - from));
   nlohmann::json problems = nlohmann::json::array();
   for (const act::LogProblem& problem : inspector.monitor.verify_log(from, to))
     problems.push_back({{"position", problem.position}, {"id", Json(problem.id)}, {"problem", problem.problem}});

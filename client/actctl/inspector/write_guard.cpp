@@ -24,12 +24,13 @@ std::string RandomToken() {
 bool SameSecret(const std::string& given, const std::string& secret) {
   if (given.size() != secret.size()) return false;
   unsigned char difference = 0;
-  for (std::size_t i = 0; i < secret.size(); ++i)
-    difference |= static_cast<unsigned char>(given[i] ^ secret[i]);
+  for (std::size_t i = 0; i < secret.size(); ++i) difference |= static_cast<unsigned char>(given[i] ^ secret[i]);
   return difference == 0;
 }
 
-bool IsLoopback(const std::string& host) { return host == "127.0.0.1" || host == "localhost" || host == "[::1]" || host == "::1"; }
+bool IsLoopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "[::1]" || host == "::1";
+}
 
 }  // namespace
 
