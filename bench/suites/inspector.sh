@@ -69,6 +69,7 @@ page log_by_name /api/log?name=E
 page log_by_correlation "/api/log?correlation=c-$((streams / 2))"
 page log_older "/api/log?before=$((streams * 5))"
 page stream "/api/streams/$middle"
+page correlation "/api/correlation/c-$((streams / 2))"
 page work /api/work
 page work_blocked /api/work?blocked=1
 page work_page "/api/work?after=sub-$(printf '%06d' $((subscriptions / 2)))"

@@ -63,6 +63,11 @@ def seed():
              '{"correlation":"c-1"}')""")
     sql("""SELECT count(*) FROM act.commit('orders-2', '[{"name":"Placed","data":{"total":3}}]', '{"correlation":"c-2"}')""")
     sql("""SELECT count(*) FROM act.commit('customers-9', '[{"name":"Registered","data":{}}]')""")
+    # A reaction's action: caused by the order placed, in its correlation.
+    sql("""SELECT count(*) FROM act.commit('mailer-1', '[{"name":"MailSent","data":{}}]',
+             jsonb_build_object('correlation', 'c-1', 'causation', jsonb_build_object('event',
+               (SELECT jsonb_build_object('id', id, 'name', name, 'stream', stream) FROM act.events
+                WHERE stream = 'orders-1' AND version = 0))))""")
     sql("""SELECT count(*) FROM act.subscribe('[{"stream":"mail-a","source":"orders-1"},
              {"stream":"mail-b","source":"orders-1"},{"stream":"mail-c","source":"orders-2"},
              {"stream":"stats","lane":"slow"}]')""")
@@ -170,6 +175,25 @@ def log(browser):
     check("log: a bad limit is refused, naming it", "limit" in (browser.text("#error") or ""), browser.text("#error"))
 
 
+def correlation(browser):
+    browser.open(args.reader + "/log?stream=mailer-1", "table")
+    browser.driver.find_element(By.LINK_TEXT, "c-1").click()
+    WebDriverWait(browser.driver, 10).until(lambda d: d.find_elements(By.ID, "tree"))
+    if args.screenshots:
+        browser.driver.save_screenshot(os.path.join(args.screenshots, "correlation.png"))
+    placed, shipped, sent = (sql(f"SELECT id FROM act.events WHERE stream = '{s}' AND version = {v}")
+                             for s, v in (("orders-1", 0), ("orders-1", 1), ("mailer-1", 0)))
+    roots = browser.js("return [...document.querySelectorAll('#tree > li')].map(li => li.dataset.id)")
+    check("correlation: the events without a cause among them start trees", roots == [placed, shipped], roots)
+    nested = browser.js(f"return document.querySelector('#tree li[data-id=\"{placed}\"] li[data-id=\"{sent}\"] .after')")
+    check("correlation: a reaction's event under its cause, with the time between",
+          nested is not None and re.fullmatch(r"\+\d+ ms after its cause", nested.text), nested and nested.text)
+    check("correlation: no absent part shown as text", not re.search(r"^null$", browser.text("main"), re.M),
+          browser.text("main"))
+    browser.open(args.reader + "/correlation/c-2", "#tree")
+    check("correlation: only its own events", browser.js("return document.querySelectorAll('#tree li').length") == 1)
+
+
 def personal_data(browser):
     browser.open(f"{args.reader}/log?stream=orders-1", "table")
     check("pii: hidden from a reader", "ann@example.com" not in browser.driver.page_source)
@@ -204,6 +228,7 @@ def work(browser):
     browser.open(args.reader + "/work?lane=slow", "#work")
     check("work: by lane", browser.column("#work", "subscription") == ["stats"], browser.column("#work", "subscription"))
     check("work: no actions without --write", not browser.driver.find_elements(By.ID, "do-unblock"))
+    check("work: no absent part shown as text", not re.search(r"^null$", browser.text("main"), re.M), browser.text("main"))
 
 
 def read_only(browser):
@@ -307,7 +332,7 @@ args = parser.parse_args()
 seed()
 browser = Browser()
 try:
-    for run in (overview, log, personal_data, stream, work, read_only, batch_unblock, forged, verify):
+    for run in (overview, log, correlation, personal_data, stream, work, read_only, batch_unblock, forged, verify):
         try:
             run(browser)
         except Exception as e:  # a step that breaks fails once and the next runs

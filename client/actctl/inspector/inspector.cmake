@@ -10,6 +10,7 @@ set(INSPECTOR_ASSETS
   ${INSPECTOR_DIR}/assets/stream.js
   ${INSPECTOR_DIR}/assets/work.js
   ${INSPECTOR_DIR}/assets/verify.js
+  ${INSPECTOR_DIR}/assets/correlation.js
   ${INSPECTOR_DIR}/assets/main.js)
 set(INSPECTOR_ASSETS_CPP ${CMAKE_BINARY_DIR}/generated/inspector_assets.cpp)
 # A list cannot cross the command line as one -D value: "|" stands for ";".

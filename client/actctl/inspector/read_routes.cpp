@@ -74,6 +74,23 @@ nlohmann::json Log(Inspector& inspector, const httplib::Request& request) {
   return EventPage(inspector.store, query, LimitParam(request, "limit", kEventsPerPage, kMostEventsPerPage));
 }
 
+// One correlation's events oldest first, at most kMostEventsPerPage (the
+// page says when there are more): act.query's correlation filter is indexed.
+nlohmann::json Correlation(Inspector& inspector, const std::string& correlation) {
+  act::Query query;
+  query.correlation = correlation;
+  query.limit = kMostEventsPerPage + 1;
+  nlohmann::json events = nlohmann::json::array();
+  bool more = false;
+  inspector.store.query_stored(query, [&](const act::StoredEvent& event) {
+    if (static_cast<std::int32_t>(events.size()) == kMostEventsPerPage)
+      more = true;
+    else
+      events.push_back(EventJson(event));
+  });
+  return {{"correlation", correlation}, {"events", std::move(events)}, {"more", more}};
+}
+
 nlohmann::json Stream(Inspector& inspector, const httplib::Request& request, const std::string& stream) {
   act::Query query;
   query.stream = stream;
@@ -136,6 +153,9 @@ void AddReadRoutes(httplib::Server& server, Inspector& inspector) {
   });
   server.Get(R"(/api/streams/(.+))", [&inspector](const httplib::Request& request, httplib::Response& response) {
     Answer(response, [&] { return Stream(inspector, request, request.matches[1]); });
+  });
+  server.Get(R"(/api/correlation/(.+))", [&inspector](const httplib::Request& request, httplib::Response& response) {
+    Answer(response, [&] { return Correlation(inspector, request.matches[1]); });
   });
   server.Get("/api/work", [&inspector](const httplib::Request& request, httplib::Response& response) {
     Answer(response, [&] { return Work(inspector, request); });

@@ -71,7 +71,7 @@ void AddServe(CLI::App& app, const Database& db, Chosen& chosen) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* serve = app.add_subcommand(
       "serve",
-      "Serve the web inspector (docs/inspector.md): overview, log, streams and work, live, and /metrics. Prints the "
+      "Serve the web inspector (docs/inspector.md): overview, log, streams, correlations, work and verification, and /metrics. Prints the "
       "address it listens on, runs until SIGINT or SIGTERM. Exit 0 when stopped, 2 for unusable options or no "
       "connection");
   serve->add_option("--listen", options->listen, "the address to listen on; port 0 picks a free one")

@@ -85,8 +85,13 @@ function withParams(changes) {
   return location.pathname + (text ? "?" + text : "");
 }
 
+// Replaces a view's content; absent parts (null) are left out.
+function show(target, ...children) {
+  target.replaceChildren(...children.filter((child) => child !== null && child !== undefined));
+}
+
 function showError(target, error) {
-  target.replaceChildren(el("div", { class: "error", id: "error" }, error.message));
+  show(target, el("div", { class: "error", id: "error" }, error.message));
 }
 
 function duration(ms) {

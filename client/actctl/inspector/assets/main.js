@@ -3,7 +3,7 @@
 (async () => {
   const path = location.pathname;
   const view = path === "/" ? "overview" : path === "/log" ? "log" : path === "/work" ? "work" : path === "/verify" ? "verify"
-    : path.startsWith("/streams/") ? "stream" : null;
+    : path.startsWith("/streams/") ? "stream" : path.startsWith("/correlation/") ? "correlation" : null;
   for (const link of document.querySelectorAll("nav a"))
     if (link.dataset.view === view) link.classList.add("active");
   const target = document.getElementById("view");

@@ -33,7 +33,7 @@ inspector.views.overview = (target) => {
     if (events !== null) { history.push(events); if (history.length > 30) history.shift(); }
     last = reading;
     const checkpoint = reading.body.checkpoint;
-    target.replaceChildren(
+    show(target, 
       el("h1", {}, "Overview"),
       el("div", { class: "cards", id: "figures" },
         card("mode", s.mode),

@@ -10,13 +10,13 @@ function readersTable(rows) {
 
 inspector.views.stream = async (target) => {
   const name = decodeURIComponent(location.pathname.slice("/streams/".length));
-  target.replaceChildren(el("h1", {}, "Stream ", name), el("p", { class: "muted" }, "Loading…"));
+  show(target, el("h1", {}, "Stream ", name), el("p", { class: "muted" }, "Loading…"));
   try {
     const page = await api("/api/streams/" + encodeURIComponent(name), new URLSearchParams(location.search));
     const chain = page.chain;
     const head = page.events.length && !new URLSearchParams(location.search).get("before") ? page.events[0] : null;
     const snapshots = page.events.filter((e) => e.name === "__snapshot__").length;
-    target.replaceChildren(
+    show(target, 
       el("h1", {}, "Stream ", name),
       el("div", { class: "cards" },
         card("version", page.version),

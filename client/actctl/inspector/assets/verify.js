@@ -3,7 +3,7 @@
 "use strict";
 inspector.views.verify = async (target) => {
   const form = filterForm([["from", "from entry", "number", "0"], ["to", "to entry", "number", "tree size"]]);
-  target.replaceChildren(el("h1", {}, "Verification"), el("p", { class: "muted" }, "Loading…"));
+  show(target, el("h1", {}, "Verification"), el("p", { class: "muted" }, "Loading…"));
   try {
     const [kept, check] = await Promise.all([api("/api/verify"), api("/api/verify/log", new URLSearchParams(location.search))]);
     const checkpoints = kept.checkpoints.length
@@ -20,11 +20,11 @@ inspector.views.verify = async (target) => {
     if (problems) problems.id = "problems";
     const next = check.to < check.sealed_size
       ? el("a", { href: withParams({ from: check.to, to: null }), id: "next" }, "next range »") : null;
-    target.replaceChildren(el("h1", {}, "Verification"),
+    show(target, el("h1", {}, "Verification"),
       el("div", { class: "cards" }, card("sealed tree size", check.sealed_size)),
       el("h2", {}, "The log against its Merkle tree (act.verify_log)"), form, verdict, problems, el("div", { class: "pager" }, next),
       el("h2", {}, "Checkpoints kept, newest first"), checkpoints);
   } catch (error) {
-    target.replaceChildren(el("h1", {}, "Verification"), form, el("div", { class: "error", id: "error" }, error.message));
+    show(target, el("h1", {}, "Verification"), form, el("div", { class: "error", id: "error" }, error.message));
   }
 };

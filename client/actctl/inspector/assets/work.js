@@ -9,12 +9,12 @@ inspector.views.work = async (target) => {
     ["lane", "lane", "text", "default"], ["blocked", "blocked only", "checkbox"], ["limit", "per page", "number", "100"]]);
   const write = inspector.session.write;
   const status = el("div", { id: "action-status" });
-  target.replaceChildren(el("h1", {}, "Work"), form, el("p", { class: "muted" }, "Loading…"));
+  show(target, el("h1", {}, "Work"), form, el("p", { class: "muted" }, "Loading…"));
   let page;
   try {
     page = await api("/api/work", new URLSearchParams(location.search));
   } catch (error) {
-    target.replaceChildren(el("h1", {}, "Work"), form, el("div", { class: "error", id: "error" }, error.message));
+    show(target, el("h1", {}, "Work"), form, el("div", { class: "error", id: "error" }, error.message));
     return;
   }
   const loaded = Date.now();
@@ -35,7 +35,7 @@ inspector.views.work = async (target) => {
   grid.id = "work";
   const next = page.next_after ? el("a", { href: withParams({ after: page.next_after }), id: "next" }, "next »") : null;
   const first = new URLSearchParams(location.search).get("after") ? el("a", { href: withParams({ after: null }) }, "« first") : null;
-  target.replaceChildren(el("h1", {}, "Work"), form, write ? actionBar(status) : null, status,
+  show(target, el("h1", {}, "Work"), form, write ? actionBar(status) : null, status,
     page.rows.length ? grid : el("p", { id: "empty" }, "No subscriptions match."), el("div", { class: "pager" }, first, next));
   const tick = () => {
     if (!document.body.contains(grid)) return;
