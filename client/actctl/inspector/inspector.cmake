@@ -29,12 +29,14 @@ target_sources(actctl PRIVATE
   ${INSPECTOR_DIR}/answer.cpp
   ${INSPECTOR_DIR}/checkpoint_json.cpp
   ${INSPECTOR_DIR}/event_json.cpp
+  ${INSPECTOR_DIR}/event_routes.cpp
   ${INSPECTOR_DIR}/pages.cpp
-  ${INSPECTOR_DIR}/read_routes.cpp
   ${INSPECTOR_DIR}/request_params.cpp
   ${INSPECTOR_DIR}/serve.cpp
+  ${INSPECTOR_DIR}/status_routes.cpp
   ${INSPECTOR_DIR}/subscription_row.cpp
   ${INSPECTOR_DIR}/verify_routes.cpp
+  ${INSPECTOR_DIR}/work_routes.cpp
   ${INSPECTOR_DIR}/write_guard.cpp
   ${INSPECTOR_ASSETS_CPP})
 # Its files include the rest of actctl's as "name.hpp" and each other as "inspector/name.hpp".

@@ -34,7 +34,9 @@ struct Inspector {
 
 // Each adds its routes to the server (one file each).
 void AddPageRoutes(httplib::Server& server);                          // pages.cpp: the page shell and its assets
-void AddReadRoutes(httplib::Server& server, Inspector& inspector);    // read_routes.cpp: GET /api/..., /metrics
+void AddStatusRoutes(httplib::Server& server, Inspector& inspector);  // status_routes.cpp: session, status, /metrics
+void AddEventRoutes(httplib::Server& server, Inspector& inspector);   // event_routes.cpp: log, stream, correlation
+void AddWorkRoutes(httplib::Server& server, Inspector& inspector);    // work_routes.cpp: subscription rows
 void AddActionRoutes(httplib::Server& server, Inspector& inspector);  // action_routes.cpp: dry runs and actions
 void AddVerifyRoutes(httplib::Server& server, Inspector& inspector);  // verify_routes.cpp: checkpoints, act.verify_log
 

@@ -55,7 +55,9 @@ int Serve(const Database& db, const ServeOptions& options) {
     return httplib::Server::HandlerResponse::Handled;
   });
   inspector::AddPageRoutes(server);
-  inspector::AddReadRoutes(server, inspector);
+  inspector::AddStatusRoutes(server, inspector);
+  inspector::AddEventRoutes(server, inspector);
+  inspector::AddWorkRoutes(server, inspector);
   inspector::AddActionRoutes(server, inspector);
   inspector::AddVerifyRoutes(server, inspector);
   if (options.write)
