@@ -38,3 +38,12 @@ echo "== what an operator sees (build/actctl, the operator tool): the store, the
 build/actctl status --dsn "dbname=demo"
 echo
 build/actctl lag --dsn "dbname=demo"
+echo
+echo "== the web inspector (docs/inspector.md): the same store in a browser"
+if [ "${DEMO_KEEP:-}" = 1 ]; then
+  trap - EXIT  # asked for: the cluster stays for the inspector
+  echo "   the cluster stays in $cluster; afterwards: scripts/cluster.sh stop $cluster/pg && rm -rf $cluster"
+  echo "   open the address below; Ctrl-C stops the inspector"
+  exec build/actctl serve --dsn "dbname=demo"
+fi
+echo "   DEMO_KEEP=1 make demo keeps the cluster and serves it at http://127.0.0.1:8080/"

@@ -4,13 +4,14 @@ set -euo pipefail
 
 packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postgresql-15-pgtap
           libssl-dev nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev libpqxx-dev jq
-          libcli11-dev libfmt-dev libcpp-httplib-dev  # actctl (cpp-httplib: actctl witness, log witness)
+          libcli11-dev libfmt-dev libcpp-httplib-dev  # actctl (cpp-httplib: actctl witness, log witness, serve)
           openssl  # the openssl command: test/actctl/run-offline.sh makes and checks Ed25519 keys with it
           python3-cryptography  # docs/audit.py, the log auditor in Python (test/actctl/run-audit.sh)
           python3-psycopg2  # the Python worker of docs/workers.md (test/run-workers.sh)
           prometheus-postgres-exporter curl  # test/run-prometheus.sh
           postgresql-15-auto-failover pg-auto-failover-cli  # test/run-failover.sh
           postgresql-15-plproxy  # the router of a partitioned deployment (test/run-partitions.sh)
+          chromium chromium-driver python3-selenium  # the inspector's browser tests (test/run-inspector.sh)
           clang libclang-rt-14-dev)  # the last two: libFuzzer and the sanitizers for test/fuzz
 
 missing=()

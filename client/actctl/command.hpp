@@ -50,5 +50,6 @@ void AddOperators(CLI::App& app, const Database& db, Chosen& chosen);   // opera
 void AddTail(CLI::App& app, const Database& db, Chosen& chosen);        // tail.cpp
 void AddVerify(CLI::App& app, const Database& db, Chosen& chosen);      // verify.cpp
 void AddImport(CLI::App& app, const Database& db, Chosen& chosen);      // import.cpp: --from act-pg, message-db, emmett
+void AddServe(CLI::App& app, const Database& db, Chosen& chosen);       // inspector/serve.cpp: the web inspector
 
 }  // namespace actctl

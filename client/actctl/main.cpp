@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   actctl::AddTail(app, db, chosen);
   actctl::AddVerify(app, db, chosen);
   actctl::AddImport(app, db, chosen);
+  actctl::AddServe(app, db, chosen);
 
   try {
     app.parse(argc, argv);

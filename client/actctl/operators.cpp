@@ -17,13 +17,12 @@
 #include "arguments.hpp"
 #include "command.hpp"
 #include "connection.hpp"
+#include "operator_calls.hpp"
 #include "table.hpp"
 
 namespace actctl {
 
 namespace {
-
-enum class Operator { kUnblock, kReset, kRelease, kPrioritize, kDefer };
 
 struct OperatorArgs {
   std::optional<std::string> stream, lane, selector, priority, until;
@@ -76,79 +75,34 @@ act::StreamFilter Selector(const OperatorArgs& args) {
   return filter;
 }
 
-// Whether the operator changes a selected row (the SQL functions count only those).
-bool Changes(Operator op, const act::Subscription& row, int priority) {
-  switch (op) {
-    case Operator::kUnblock:
-      return row.blocked;
-    case Operator::kRelease:
-      return row.leased_by.has_value();
-    case Operator::kPrioritize:
-      return row.priority != priority;
-    case Operator::kReset:
-    case Operator::kDefer:
-      break;
-  }
-  return true;
-}
-
 // The rows that would change, as a table and a count.
-void DryRun(act::Store& store, Operator op, const act::StreamFilter& selector, int priority) {
-  // act.query_streams takes a filter object: a list of names is looked up name by name, each exactly.
-  std::vector<act::StreamFilter> filters;
-  if (selector.streams) {
-    for (const std::string& name : *selector.streams) filters.push_back(act::StreamFilter::exactly(name));
-  } else {
-    filters.push_back(selector);
-  }
+void DryRun(act::Store& store, Operator op, const act::StreamFilter& selector, const OperatorValues& values) {
   std::vector<std::vector<std::string>> rows;
-  for (const act::StreamFilter& filter : filters) {
-    for (const act::Subscription& row : store.query_streams(filter, std::nullopt, 0)) {
-      if (!Changes(op, row, priority)) continue;
-      rows.push_back({row.stream, row.lane, std::to_string(row.at), row.blocked ? "yes" : "no",
-                      std::to_string(row.priority), row.leased_by.value_or("-"), OneLine(row.error.value_or("-"))});
-    }
-  }
+  for (const act::Subscription& row : RowsThatChange(store, op, selector, values))
+    rows.push_back({row.stream, row.lane, std::to_string(row.at), row.blocked ? "yes" : "no",
+                    std::to_string(row.priority), row.leased_by.value_or("-"), OneLine(row.error.value_or("-"))});
   if (!rows.empty()) PrintTable({"stream", "lane", "at", "blocked", "priority", "leased by", "error"}, rows);
   fmt::print("dry run: {} subscriptions would change; add --yes to apply\n", rows.size());
 }
 
 int Apply(const Database& db, Operator op, const OperatorArgs& args) {
   const act::StreamFilter selector = Selector(args);
-  int priority = 0;
+  OperatorValues values;
   if (op == Operator::kPrioritize) {
     const std::string& text = *args.priority;
     const bool negative = !text.empty() && text[0] == '-';
     const std::uint64_t magnitude = ParseCount("--priority", negative ? text.substr(1) : text);
     if (magnitude > 2147483647) throw UsageError(fmt::format("--priority: {} is beyond a 32-bit integer", text));
-    priority = negative ? -static_cast<int>(magnitude) : static_cast<int>(magnitude);
+    values.priority = negative ? -static_cast<int>(magnitude) : static_cast<int>(magnitude);
   }
   act::Store store(OpenPool(db));
   // Read as the server reads a timestamptz; a time it cannot read is exit 2, dry run or not.
-  std::optional<act::Timestamp> until;
-  if (op == Operator::kDefer) until = store.server_time(*args.until);
+  if (op == Operator::kDefer) values.until = store.server_time(*args.until);
   if (!args.yes) {
-    DryRun(store, op, selector, priority);
+    DryRun(store, op, selector, values);
     return kOk;
   }
-  std::int32_t changed = 0;
-  switch (op) {
-    case Operator::kUnblock:
-      changed = store.unblock(selector);
-      break;
-    case Operator::kReset:
-      changed = store.reset(selector);
-      break;
-    case Operator::kRelease:
-      changed = store.release(selector);
-      break;
-    case Operator::kPrioritize:
-      changed = store.prioritize(selector, priority);
-      break;
-    case Operator::kDefer:
-      changed = store.defer(selector, *until);
-      break;
-  }
+  const std::int32_t changed = ApplyOperator(store, op, selector, values);
   fmt::print("{} subscriptions changed\n", changed);
   return kOk;
 }

@@ -6,36 +6,19 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "act/monitor.hpp"
 #include "command.hpp"
 #include "connection.hpp"
 #include "pg_text.hpp"
+#include "status_json.hpp"
 
 namespace actctl {
 
 namespace {
 
-// act.status's columns in its order, each named as the function names it.
-std::vector<std::pair<std::string, nlohmann::json>> Fields(const act::StoreStatus& status) {
-  return {{"mode", status.mode},
-          {"horizon", status.horizon},
-          {"max_event_id", status.max_event_id},
-          {"sealed_size", Json(status.sealed_size)},
-          {"subscriptions", status.subscriptions},
-          {"with_work", status.with_work},
-          {"blocked", status.blocked},
-          {"leased", status.leased},
-          {"expired_leases", status.expired_leases},
-          {"oldest_work_age", Json(status.oldest_work_age)},
-          {"horizon_held_for", Json(status.horizon_held_for)},
-          {"seal_stopped", Json(status.seal_stopped)}};
-}
-
 int Status(const Database& db, bool json) {
-  const auto fields = Fields(act::Monitor(OpenPool(db)).status());
+  const auto fields = StatusFields(act::Monitor(OpenPool(db)).status());
   if (json) {
     nlohmann::json object = nlohmann::json::object();
     for (const auto& [name, value] : fields) object[name] = value;

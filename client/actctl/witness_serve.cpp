@@ -7,16 +7,12 @@
 #include <httplib.h>
 #include <CLI/CLI.hpp>
 
-#include <atomic>
-#include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "act/core/cosignature.hpp"
@@ -24,8 +20,8 @@
 #include "act/core/signed_note.hpp"
 #include "act/core/tlog_witness.hpp"
 #include "command.hpp"
+#include "http_listen.hpp"
 #include "notes.hpp"
-#include "stop_signals.hpp"
 #include "witness_state.hpp"
 
 namespace actctl {
@@ -57,17 +53,6 @@ std::map<std::string, std::vector<core::VerifierKey>> LogKeys(const std::vector<
     keys[key.name].push_back(key);
   }
   return keys;
-}
-
-std::pair<std::string, int> HostPort(const std::string& listen) {
-  const std::size_t colon = listen.rfind(':');
-  const auto fail = [&] { return UsageError(fmt::format("--listen \"{}\" is not HOST:PORT", listen)); };
-  if (colon == std::string::npos || colon == 0) throw fail();
-  const std::string digits = listen.substr(colon + 1);
-  if (digits.empty() || digits.size() > 5 || digits.find_first_not_of("0123456789") != std::string::npos) throw fail();
-  const int port = std::stoi(digits);
-  if (port > 65535) throw fail();
-  return {listen.substr(0, colon), port};
 }
 
 class Witness {
@@ -115,7 +100,6 @@ class Witness {
 
 int Serve(const WitnessArgs& args) {
   Witness witness(args);
-  const auto [host, port] = HostPort(args.listen);
   httplib::Server server;
   server.set_payload_max_length(kMaxBodyBytes);
   server.Post("/add-checkpoint", [&witness](const httplib::Request& request, httplib::Response& response) {
@@ -142,25 +126,7 @@ int Serve(const WitnessArgs& args) {
       response.set_content(std::string(e.what()) + "\n", "text/plain; charset=utf-8");
     }
   });
-  const int bound = port == 0 ? server.bind_to_any_port(host) : (server.bind_to_port(host, port) ? port : -1);
-  if (bound < 0) throw UsageError(fmt::format("--listen: cannot listen on {}", args.listen));
-  // The address on stdout, flushed: a caller that asked for port 0 reads it.
-  fmt::print("listening on http://{}:{}\n", host, bound);
-  std::fflush(stdout);
-  // httplib's stop is not async-signal-safe: a thread watches for the signal.
-  const StopSignals signals;
-  std::atomic<bool> done = false;
-  // Stopped again until it has: a stop before the server runs would be lost.
-  std::thread watcher([&] {
-    while (!done) {
-      if (signals.requested()) server.stop();
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
-  const bool served = server.listen_after_bind();
-  done = true;
-  watcher.join();
-  return served || signals.requested() ? kOk : kFailed;
+  return ServeUntilStopped(server, args.listen);
 }
 
 int PrintCosignerKey(const KeyArgs& args) {

@@ -1,0 +1,43 @@
+#pragma once
+// What every route of `actctl serve` shares: the store it reads through
+// the client library, the options it was started with and the write guard.
+#include <memory>
+#include <string>
+
+#include "act/monitor.hpp"
+#include "act/pool.hpp"
+#include "act/store.hpp"
+#include "inspector/action_audit.hpp"
+#include "inspector/write_guard.hpp"
+
+namespace httplib {
+class Server;
+}  // namespace httplib
+
+namespace actctl::inspector {
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8080";
+  bool write = false;
+  std::string audit_stream = "actctl-audit";  // "": audit lines on stderr only
+};
+
+struct Inspector {
+  Inspector(std::shared_ptr<act::ConnectionPool> pool, const ServeOptions& options)
+      : store(pool), monitor(pool), guard(options.write), audit(store, options.audit_stream) {}
+
+  act::Store store;
+  act::Monitor monitor;
+  WriteGuard guard;
+  ActionAudit audit;
+};
+
+// Each adds its routes to the server (one file each).
+void AddPageRoutes(httplib::Server& server);                          // pages.cpp: the page shell and its assets
+void AddStatusRoutes(httplib::Server& server, Inspector& inspector);  // status_routes.cpp: session, status, /metrics
+void AddEventRoutes(httplib::Server& server, Inspector& inspector);   // event_routes.cpp: log, stream, correlation
+void AddWorkRoutes(httplib::Server& server, Inspector& inspector);    // work_routes.cpp: subscription rows
+void AddActionRoutes(httplib::Server& server, Inspector& inspector);  // action_routes.cpp: dry runs and actions
+void AddVerifyRoutes(httplib::Server& server, Inspector& inspector);  // verify_routes.cpp: checkpoints, act.verify_log
+
+}  // namespace actctl::inspector
