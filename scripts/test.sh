@@ -47,6 +47,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "export/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/actctl/run-witness.sh "$cluster")
   count "witness/$mode" "${p:-0}" "${f:-1}"
+  read -r p f < <(test/run-inspector.sh "$cluster")
+  count "inspector/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-prometheus.sh "$cluster")
   count "prometheus/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/run-seal-worker.sh)

@@ -106,37 +106,5 @@ TEST_F(MonitorTest, MetricsAgreeWithStatusAndComeGroupedByMetric) {
   })) << "the samples of one metric come together";
 }
 
-TEST_F(MonitorTest, CheckpointsComeNewestFirst) {
-  store_->commit(stream(), {{"Opened", {}, {}}});
-  database().sql("SELECT act.checkpoint()");
-  store_->commit(stream(), {{"Opened", {}, {}}});
-  database().sql("SELECT act.checkpoint()");
-  const std::int64_t newest = std::stoll(database().sql("SELECT max(size) FROM act.checkpoints"));
-  const auto last = monitor().checkpoints(1);
-  ASSERT_EQ(last.size(), 1u);
-  EXPECT_EQ(last[0].size, newest);
-  EXPECT_NE(last[0].note.find("\n" + std::to_string(newest) + "\n"), std::string::npos) << last[0].note;
-  const auto all = monitor().checkpoints(100);
-  ASSERT_GE(all.size(), 2u);
-  EXPECT_TRUE(std::is_sorted(all.begin(), all.end(), [](const CheckpointSummary& a, const CheckpointSummary& b) {
-    return a.size > b.size;
-  })) << "the newest first";
-}
-
-TEST_F(MonitorTest, VerifyLogNamesATamperedEventInItsRange) {
-  const std::string source = stream();
-  const std::int64_t id = store_->commit(source, {{"Opened", {{"n", 1}}, {}}})[0].id;
-  database().sql("SELECT act.seal()");
-  const std::int64_t position = std::stoll(database().sql("SELECT act.log_position(" + std::to_string(id) + ")"));
-  EXPECT_TRUE(monitor().verify_log(position, position + 1).empty()) << "an untouched event verifies";
-  database().sql("UPDATE act.events SET data = '{\"n\": 2}' WHERE id = " + std::to_string(id));
-  const auto problems = monitor().verify_log(position, position + 1);
-  database().sql("UPDATE act.events SET data = '{\"n\": 1}' WHERE id = " + std::to_string(id));  // whole again
-  ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0].position, position);
-  EXPECT_EQ(problems[0].id, id);
-  EXPECT_FALSE(problems[0].problem.empty());
-}
-
 }  // namespace
 }  // namespace act::test

@@ -4,8 +4,10 @@
 
 namespace actctl::inspector {
 
-nlohmann::json CheckpointJson(const act::CheckpointSummary& checkpoint) {
-  return {{"size", checkpoint.size}, {"note", checkpoint.note}, {"created", TimeJsonText(checkpoint.created)}};
+nlohmann::json CheckpointJson(const act::StoredCheckpoint& checkpoint) {
+  return {{"size", checkpoint.size},
+          {"note", checkpoint.note.value_or("")},
+          {"created", TimeJsonText(checkpoint.created)}};
 }
 
 }  // namespace actctl::inspector

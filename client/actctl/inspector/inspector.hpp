@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "act/log_store.hpp"
 #include "act/monitor.hpp"
 #include "act/pool.hpp"
 #include "act/store.hpp"
@@ -24,10 +25,11 @@ struct ServeOptions {
 
 struct Inspector {
   Inspector(std::shared_ptr<act::ConnectionPool> pool, const ServeOptions& options)
-      : store(pool), monitor(pool), guard(options.write), audit(store, options.audit_stream) {}
+      : store(pool), monitor(pool), log(pool), guard(options.write), audit(store, options.audit_stream) {}
 
   act::Store store;
   act::Monitor monitor;
+  act::LogStore log;
   WriteGuard guard;
   ActionAudit audit;
 };

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "command.hpp"
-#include "database.hpp"
+#include "connection.hpp"
 #include "http_listen.hpp"
 #include "inspector/answer.hpp"
 #include "inspector/inspector.hpp"

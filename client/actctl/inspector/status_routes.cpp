@@ -25,7 +25,7 @@ nlohmann::json Status(Inspector& inspector) {
   for (const act::MetricSample& sample : inspector.monitor.metrics())
     if (sample.metric.ends_with("_total") && sample.value) counters[sample.metric] += *sample.value;
   nlohmann::json checkpoint = nullptr;
-  for (const act::CheckpointSummary& last : inspector.monitor.checkpoints(1)) checkpoint = CheckpointJson(last);
+  for (const act::StoredCheckpoint& last : inspector.log.checkpoints(1)) checkpoint = CheckpointJson(last);
   return {{"status", std::move(status)}, {"counters", counters}, {"checkpoint", std::move(checkpoint)}};
 }
 

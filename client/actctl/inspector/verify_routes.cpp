@@ -22,7 +22,7 @@ constexpr std::int64_t kMostEntriesPerCheck = 100'000;
 
 nlohmann::json Checkpoints(Inspector& inspector) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const act::CheckpointSummary& checkpoint : inspector.monitor.checkpoints(kCheckpointsShown))
+  for (const act::StoredCheckpoint& checkpoint : inspector.log.checkpoints(kCheckpointsShown))
     rows.push_back(CheckpointJson(checkpoint));
   return {{"checkpoints", std::move(rows)}, {"sealed_size", Json(inspector.monitor.status().sealed_size)}};
 }
@@ -36,7 +36,7 @@ nlohmann::json VerifyLog(Inspector& inspector, const httplib::Request& request) 
     throw BadRequest(
         fmt::format("parameters from and to: at most {} entries per check, not {}", kMostEntriesPerCheck, to - from));
   nlohmann::json problems = nlohmann::json::array();
-  for (const act::LogProblem& problem : inspector.monitor.verify_log(from, to))
+  for (const act::LogProblem& problem : inspector.log.verify_log(from, to))
     problems.push_back({{"position", problem.position}, {"id", Json(problem.id)}, {"problem", problem.problem}});
   return {{"from", from}, {"to", to}, {"sealed_size", sealed}, {"problems", std::move(problems)}};
 }

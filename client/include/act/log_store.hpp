@@ -36,6 +36,13 @@ struct ChainStart {
   bool anchored = false;                         // an anchor starts the stream at that version
 };
 
+// A row of act.verify_log: an entry whose event does not match it.
+struct LogProblem {
+  std::int64_t position = 0;
+  std::optional<std::int64_t> id;  // none: the entry's event is gone
+  std::string problem;
+};
+
 class LogStore {
  public:
   explicit LogStore(std::shared_ptr<ConnectionPool> pool);
@@ -57,6 +64,14 @@ class LogStore {
   std::vector<ChainCheck> verify_streams(const std::vector<std::string>& streams);
 
   ChainStart chain_start(const std::string& stream, std::int32_t first_bad_version);
+
+  // The newest checkpoints first, at most max_rows: one index scan
+  // (act.checkpoints' key is the size), no transaction of its own.
+  std::vector<StoredCheckpoint> checkpoints(std::int32_t max_rows);
+  // act.verify_log over the entries from from_size to to_size (none: the
+  // tree's size): each present event's hash recomputed and compared with
+  // its entry, so its cost grows with the range. In position order.
+  std::vector<LogProblem> verify_log(std::int64_t from_size, std::optional<std::int64_t> to_size);
 
   // The Merkle log as of one moment: its reads share one snapshot.
   LogTransaction snapshot();

@@ -16,11 +16,12 @@
 
 namespace act {
 
-// A row of act.checkpoints.
+// A row of act.checkpoints: a checkpoint act.checkpoint() kept.
 struct StoredCheckpoint {
   std::int64_t size = 0;
   std::optional<std::string> root;  // hex
-  std::optional<std::string> note;  // the checkpoint text, signed or not yet
+  std::optional<std::string> note;  // the C2SP checkpoint text, signed or not yet
+  Timestamp created{};
 };
 
 // An entry of the log (act.log_entries): its event's id and hash.

@@ -1,9 +1,9 @@
 #pragma once
 // The store's figures for operators and dashboards (docs/reference.md,
 // "Monitoring"): act.status, act.metrics and act.lag as typed rows, each one
-// round trip on a pooled connection; the checkpoints kept and
-// act.verify_log. Apart from act::Store, which writes and
-// reads events and drives reactions: a monitor only looks.
+// round trip on a pooled connection. Apart from act::Store, which writes and
+// reads events and drives reactions: a monitor only looks. The log's
+// checkpoints and act.verify_log are act::LogStore's.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -57,20 +57,6 @@ struct LagRow {
   std::int32_t retry = 0;
 };
 
-// A row of act.checkpoints: a checkpoint act.checkpoint() kept.
-struct CheckpointSummary {
-  std::int64_t size = 0;
-  std::string note;  // the C2SP signed note, as stored
-  Timestamp created{};
-};
-
-// A row of act.verify_log: an entry whose event does not match it.
-struct LogProblem {
-  std::int64_t position = 0;
-  std::optional<std::int64_t> id;  // none: the entry's event is gone
-  std::string problem;
-};
-
 class Monitor {
  public:
   explicit Monitor(std::shared_ptr<ConnectionPool> pool);
@@ -81,12 +67,6 @@ class Monitor {
   // The oldest waiting event first; lane empty: every lane. max_rows below 1
   // is an act::ValidationError from the server.
   std::vector<LagRow> lag(const std::optional<std::string>& lane = std::nullopt, std::int32_t max_rows = 20);
-  // The newest first, at most max_rows: one index scan (act.checkpoints' key is the size).
-  std::vector<CheckpointSummary> checkpoints(std::int32_t max_rows);
-  // act.verify_log over the entries from from_size to to_size (none: the
-  // tree's size): each present event's hash recomputed and compared with
-  // its entry, so its cost grows with the range. In position order.
-  std::vector<LogProblem> verify_log(std::int64_t from_size, std::optional<std::int64_t> to_size);
 
  private:
   std::shared_ptr<ConnectionPool> pool_;

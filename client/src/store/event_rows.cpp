@@ -48,6 +48,10 @@ StoredEvent stored_from(const db::Row& row) {
   return event;
 }
 
+StoredCheckpoint stored_checkpoint_from(const db::Row& row) {
+  return {row.int64(0), optional_text(row, 1), optional_text(row, 2), from_epoch_micros(row.int64(3))};
+}
+
 Committed committed_from(const db::Row& row) {
   Committed event;
   event.id = row.int64(kId);

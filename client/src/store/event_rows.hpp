@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "act/event.hpp"
+#include "act/log_transaction.hpp"
 #include "act/store.hpp"
 #include "act/stored_event.hpp"
 #include "db/row.hpp"
@@ -17,6 +18,9 @@ Committed committed_from(const db::Row& row);
 
 // An act.events row as stored (the first eight columns of the act.events shape, jsonb as text).
 StoredEvent stored_from(const db::Row& row);
+
+// A row of act.checkpoints: size, root as hex, note, created as epoch microseconds.
+StoredCheckpoint stored_checkpoint_from(const db::Row& row);
 
 // A row of act.read (statements.hpp, kRead): an act.events row without pii and hash, and its tags.
 Committed read_from(const db::Row& row);

@@ -1,10 +1,12 @@
 // LogStore: the reads an auditor makes of the log, each one round trip on a pooled connection.
+#include <limits>
 #include <stdexcept>
 
 #include "act/log_store.hpp"
 #include "db/session.hpp"
 #include "db/transaction.hpp"
 #include "store/event_rows.hpp"
+#include "store/log_statements.hpp"
 #include "store/statements.hpp"
 
 namespace act {
@@ -61,6 +63,27 @@ ChainStart LogStore::chain_start(const std::string& stream, std::int32_t first_b
                              start.anchored = row.boolean(1);
                            });
   return start;
+}
+
+std::vector<StoredCheckpoint> LogStore::checkpoints(std::int32_t max_rows) {
+  std::vector<StoredCheckpoint> rows;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(
+      store_sql::kCheckpointsBelow,
+      db::Params().number(std::numeric_limits<std::int64_t>::max()).number(max_rows),
+      [&](const db::Row& row) { rows.push_back(store_rows::stored_checkpoint_from(row)); });
+  return rows;
+}
+
+std::vector<LogProblem> LogStore::verify_log(std::int64_t from_size, std::optional<std::int64_t> to_size) {
+  std::vector<LogProblem> problems;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kVerifyLog, db::Params().number(from_size).number(to_size),
+                           [&](const db::Row& row) {
+                             problems.push_back(
+                                 {row.int64(0), store_rows::optional_int64(row, 1), std::string(row.text(2))});
+                           });
+  return problems;
 }
 
 LogTransaction LogStore::snapshot() { return LogTransaction(pool_, LogTransaction::Access::kSnapshot); }

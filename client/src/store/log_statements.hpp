@@ -17,15 +17,22 @@ namespace act::store_sql {
 #define ACT_CALL_PROVE_INCLUSION "act.prove_inclusion($1::bigint, $2::bigint)"
 // call: api/log_removals.sql
 #define ACT_CALL_LOG_REMOVALS "act.log_removals()"
+// call: api/verify_log.sql
+#define ACT_CALL_VERIFY_LOG "act.verify_log($1::bigint, $2::bigint)"
 // call: api/add_checkpoint_signature.sql
 #define ACT_CALL_ADD_CHECKPOINT_SIGNATURE "act.add_checkpoint_signature($1::text)"
 
 inline constexpr db::Statement kLogSize{"act_log_size", "act.log_size", "SELECT s.size FROM " ACT_CALL_LOG_SIZE " s"};
 
+// act.checkpoints is readable by act_reader; no SQL function lists it.
 inline constexpr db::Statement kCheckpointsBelow{
     "act_checkpoints_below", "act.checkpoints",
-    "SELECT c.size, encode(c.root, 'hex'), c.note FROM act.checkpoints c WHERE c.size < $1 "
-    "ORDER BY c.size DESC LIMIT $2"};
+    "SELECT c.size, encode(c.root, 'hex'), c.note, (extract(epoch FROM c.created) * 1000000)::bigint "
+    "FROM act.checkpoints c WHERE c.size < $1 ORDER BY c.size DESC LIMIT $2"};
+
+inline constexpr db::Statement kVerifyLog{
+    "act_verify_log", "act.verify_log",
+    "SELECT v.position, v.id, v.problem FROM " ACT_CALL_VERIFY_LOG " v ORDER BY v.position"};
 
 inline constexpr db::Statement kCheckpointNote{"act_checkpoint_note", "act.checkpoints",
                                                "SELECT c.note FROM act.checkpoints c WHERE c.size = $1"};

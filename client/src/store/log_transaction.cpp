@@ -70,9 +70,7 @@ std::int64_t LogTransaction::log_size() {
 std::vector<StoredCheckpoint> LogTransaction::checkpoints_below(std::int64_t below_size, std::int32_t limit) {
   std::vector<StoredCheckpoint> rows;
   state_->session().run(store_sql::kCheckpointsBelow, db::Params().number(below_size).number(limit),
-                        [&](const db::Row& row) {
-                          rows.push_back({row.int64(0), optional_text(row, 1), optional_text(row, 2)});
-                        });
+                        [&](const db::Row& row) { rows.push_back(store_rows::stored_checkpoint_from(row)); });
   return rows;
 }
 

@@ -1,4 +1,4 @@
-// Monitor: act.status, act.metrics, act.lag, the checkpoints and act.verify_log, each one round trip on a pooled connection.
+// Monitor: act.status, act.metrics and act.lag, each one round trip on a pooled connection.
 #include <stdexcept>
 
 #include "act/errors.hpp"
@@ -79,25 +79,6 @@ std::vector<LagRow> Monitor::lag(const std::optional<std::string>& lane, std::in
     rows.push_back(std::move(lag));
   });
   return rows;
-}
-
-std::vector<CheckpointSummary> Monitor::checkpoints(std::int32_t max_rows) {
-  std::vector<CheckpointSummary> rows;
-  ConnectionPool::Lease connection = pool_->acquire();
-  connection.session().run(store_sql::kCheckpoints, db::Params().number(max_rows), [&](const db::Row& row) {
-    rows.push_back({row.int64(0), std::string(row.text(1)), store_rows::from_epoch_micros(row.int64(2))});
-  });
-  return rows;
-}
-
-std::vector<LogProblem> Monitor::verify_log(std::int64_t from_size, std::optional<std::int64_t> to_size) {
-  std::vector<LogProblem> problems;
-  ConnectionPool::Lease connection = pool_->acquire();
-  connection.session().run(store_sql::kVerifyLog, db::Params().number(from_size).number(to_size),
-                           [&](const db::Row& row) {
-                             problems.push_back({row.int64(0), optional_int64(row, 1), std::string(row.text(2))});
-                           });
-  return problems;
 }
 
 }  // namespace act

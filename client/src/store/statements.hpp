@@ -64,8 +64,6 @@ namespace act::store_sql {
 #define ACT_CALL_METRICS "act.metrics()"
 // call: api/lag.sql
 #define ACT_CALL_LAG "act.lag($1::text, $2::int)"
-// call: api/verify_log.sql
-#define ACT_CALL_VERIFY_LOG "act.verify_log($1::bigint, $2::bigint)"
 
 // Columns of an act.events row, in the order event_rows.cpp reads them.
 #define ACT_EVENT_COLUMNS                                                                              \
@@ -202,15 +200,6 @@ inline constexpr db::Statement kMetrics{
     "act_metrics", "act.metrics",
     "SELECT m.metric, m.labels::text, m.value FROM " ACT_CALL_METRICS " m "
     "ORDER BY m.metric COLLATE \"C\", m.labels::text COLLATE \"C\""};
-
-// act.checkpoints is readable by act_reader; no SQL function lists it.
-inline constexpr db::Statement kCheckpoints{
-    "act_checkpoints", "act.checkpoints",
-    "SELECT c.size, c.note, " ACT_MICROS("c.created") " FROM act.checkpoints c ORDER BY c.size DESC LIMIT $1"};
-
-inline constexpr db::Statement kVerifyLog{
-    "act_verify_log", "act.verify_log",
-    "SELECT v.position, v.id, v.problem FROM " ACT_CALL_VERIFY_LOG " v ORDER BY v.position"};
 
 inline constexpr db::Statement kLag{
     "act_lag", "act.lag",
