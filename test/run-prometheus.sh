@@ -157,6 +157,16 @@ for name in "${families[@]}"; do
   check "$name is a $type" grep -qx "# TYPE $name $type" "$scrape"
 done
 
+# The Grafana dashboard (monitoring/grafana/pg_act.json) charts only
+# families the scrape has; the counters exist in concurrent mode only.
+dashboard=monitoring/grafana/pg_act.json
+check "the dashboard is JSON with panels, each with a query" \
+  jq -e '(.panels | length) > 0 and all(.panels[]; (.targets | length) > 0)' "$dashboard"
+missing=$(jq -r '.. | .expr? // empty' "$dashboard" | grep -oE 'pg_act_[a-z_]+' | sort -u | while read -r name; do
+  grep -q "^# TYPE $name " "$scrape" || { [ "$mode" != concurrent ] && [[ $name == *_total ]]; } || echo "$name"
+done)
+check "every family the dashboard charts is in the scrape${missing:+ (missing: ${missing//$'\n'/ })}" test -z "$missing"
+
 # The values the data above makes.
 sample() {  # sample NAME LANE VALUE: a check that the scrape has it
   local what=$1
