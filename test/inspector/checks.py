@@ -304,6 +304,28 @@ def verify(browser):
     check("verify: the log verifies", browser.text("#verdict").startswith("Entries 0 to ") and
           browser.text("#verdict").endswith(" verify"), browser.text("#verdict"))
     check("verify: the checkpoints kept", browser.column("table", "tree size") == [size], browser.column("table", "tree size"))
+    # An inclusion proof, checked by the server and again by the page's own code.
+    # The first entry: its path is all right-hand siblings (the last entry's, all left-hand ones).
+    first = sql("SELECT id FROM act.log_entries(0, 1)")
+    browser.open(args.reader + "/verify?proof=" + first, "#proof-browser, #proof-error", "verify-proof")
+    check("verify: the server's proof holds", browser.text("#proof-server") == "server: holds",
+          (browser.text("#proof-server"), browser.text("#proof-error")))
+    check("verify: the browser checks the proof itself", browser.text("#proof-browser") == "browser: holds",
+          browser.text("#proof-browser"))
+    _, _, body = request(args.reader + "/api/verify/proof?id=" + first)
+    proof = json.loads(body)
+    wrong_root = ("0" if proof["root"][0] != "0" else "1") + proof["root"][1:]
+    judged = browser.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        const [p, root] = [arguments[0], arguments[1]];
+        Promise.all([inspector.checkInclusion(p.entry, p.leaf_index, p.tree_size, p.path, p.root),
+                     inspector.checkInclusion(p.entry, p.leaf_index, p.tree_size, p.path, root),
+                     inspector.checkInclusion(p.entry, p.leaf_index + 1, p.tree_size, p.path, p.root)])
+          .then(done).catch(e => done(String(e)));""", proof, wrong_root)
+    check("verify: the page's check refuses another root and another position", judged == [True, False, False], judged)
+    beyond = str(int(sql("SELECT max(id) FROM act.events")) + 1000)
+    browser.open(args.reader + "/verify?proof=" + beyond, "#proof-error, #proof-browser")
+    check("verify: an event beyond the tree is refused, naming it", browser.text("#proof-error") is not None and
+          beyond in browser.text("#proof-error"), browser.text("#proof-error") or browser.text("#proof-browser"))
     tampered = sql("SELECT id FROM act.events WHERE stream = 'orders-2'")
     sql("UPDATE act.events SET data = '{\"total\": 300}' WHERE stream = 'orders-2'")
     browser.open(args.reader + "/verify", "#verdict", "verify-tampered")

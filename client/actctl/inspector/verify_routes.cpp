@@ -1,12 +1,19 @@
-// The Verification page's reads: the checkpoints kept (GET /api/verify) and
-// act.verify_log over a range of the tree (GET /api/verify/log). A check
-// recomputes each event of its range, so one request covers at most
-// kMostEntriesPerCheck entries and the page walks the tree range by range.
+// The Verification page's reads: the checkpoints kept (GET /api/verify),
+// act.verify_log over a range of the tree (GET /api/verify/log), and an
+// event's inclusion proof in the newest checkpoint's tree, checked here
+// and handed to the page, which checks it again itself (GET
+// /api/verify/proof). A check recomputes each event of its range, so one
+// request covers at most kMostEntriesPerCheck entries and the page walks
+// the tree range by range.
 #include <httplib.h>
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 
+#include "act/core/encoding.hpp"
+#include "act/core/merkle.hpp"
 #include "inspector/answer.hpp"
 #include "inspector/checkpoint_json.hpp"
 #include "inspector/inspector.hpp"
@@ -41,6 +48,38 @@ nlohmann::json VerifyLog(Inspector& inspector, const httplib::Request& request) 
   return {{"from", from}, {"to", to}, {"sealed_size", sealed}, {"problems", std::move(problems)}};
 }
 
+// A hash the database gave as hex; a 500 naming it when it is not one.
+act::core::Hash HashOf(const std::optional<std::string>& hex, const std::string& what) {
+  if (const auto hash = act::core::HashFromHex(hex.value_or(""))) return *hash;
+  throw std::runtime_error(what + " is not a 32-byte hash");
+}
+
+nlohmann::json Proof(Inspector& inspector, const httplib::Request& request) {
+  const std::optional<std::int64_t> id = IdParam(request, "id");
+  if (!id) throw BadRequest("parameter id: the event id to prove is missing");
+  // One snapshot: the checkpoint, the proof and the entry of one tree.
+  act::LogTransaction log = inspector.log.snapshot();
+  const std::vector<act::StoredCheckpoint> newest = log.checkpoints_below(std::numeric_limits<std::int64_t>::max(), 1);
+  if (newest.empty()) throw BadRequest("no checkpoint kept yet (act.checkpoint()): nothing to prove against");
+  const act::StoredCheckpoint& checkpoint = newest.front();
+  const act::InclusionProof proof = log.inclusion_proof(*id, checkpoint.size);
+  const std::vector<act::LogEntry> entry = log.entries(proof.leaf_index, proof.leaf_index + 1);
+  if (entry.size() != 1) throw std::runtime_error(fmt::format("act.log_entries has no entry {}", proof.leaf_index));
+  act::core::merkle::Path path;
+  for (const std::string& hex : proof.path) path.push_back(HashOf(hex, "a hash of the proof's path"));
+  const act::core::merkle::ProofCheck check = act::core::merkle::CheckInclusion(
+      act::core::merkle::LeafHash(HashOf(entry.front().hash, "the entry")),
+      static_cast<std::uint64_t>(proof.leaf_index), static_cast<std::uint64_t>(checkpoint.size), path,
+      HashOf(checkpoint.root, "the checkpoint's root"));
+  return {{"id", *id},
+          {"leaf_index", proof.leaf_index},
+          {"tree_size", checkpoint.size},
+          {"entry", entry.front().hash.value_or("")},
+          {"path", proof.path},
+          {"root", checkpoint.root.value_or("")},
+          {"server", {{"holds", check.ok()}, {"problem", check.problem}}}};
+}
+
 }  // namespace
 
 void AddVerifyRoutes(httplib::Server& server, Inspector& inspector) {
@@ -49,6 +88,9 @@ void AddVerifyRoutes(httplib::Server& server, Inspector& inspector) {
   });
   server.Get("/api/verify/log", [&inspector](const httplib::Request& request, httplib::Response& response) {
     Answer(response, [&] { return VerifyLog(inspector, request); });
+  });
+  server.Get("/api/verify/proof", [&inspector](const httplib::Request& request, httplib::Response& response) {
+    Answer(response, [&] { return Proof(inspector, request); });
   });
 }
 
