@@ -161,7 +161,7 @@ done
 # families the scrape has; the counters exist in concurrent mode only.
 dashboard=monitoring/grafana/pg_act.json
 check "the dashboard is JSON with panels, each with a query" \
-  jq -e '(.panels | length) > 0 and all(.panels[]; (.targets | length) > 0)' "$dashboard"
+  jq -e '(.panels | length) > 0 and all(.panels[]; (.targets | length) > 0)' "$dashboard" >/dev/null
 missing=$(jq -r '.. | .expr? // empty' "$dashboard" | grep -oE 'pg_act_[a-z_]+' | sort -u | while read -r name; do
   grep -q "^# TYPE $name " "$scrape" || { [ "$mode" != concurrent ] && [[ $name == *_total ]]; } || echo "$name"
 done)
