@@ -176,11 +176,13 @@ inline constexpr db::Statement kQueryStreams{
     "(extract(epoch FROM q.deferred_at) * 1000000)::bigint, q.correlated_at "
     "FROM " ACT_CALL_QUERY_STREAMS " q"};
 
-// Store::wait_durable: a commit that waits for its flush, whatever the session's setting.
-inline constexpr db::Statement kWaitDurable{"act_wait_durable", "synchronous_commit",
-                                            "SELECT set_config('synchronous_commit', 'on', true)"};
-inline constexpr db::Statement kTakeTransactionId{"act_take_transaction_id", "pg_current_xact_id",
-                                                  "SELECT pg_current_xact_id()::text"};
+// Store::wait_durable: one statement, its own transaction, whose commit
+// waits for its flush whatever the session's setting (local to that
+// transaction; read at its commit) and has a record to flush (a
+// transaction id).
+inline constexpr db::Statement kWaitDurable{
+    "act_wait_durable", "synchronous_commit",
+    "SELECT set_config('synchronous_commit', 'on', true), pg_current_xact_id()::text"};
 
 // A timestamptz as the server reads it (its formats, the session's time zone).
 inline constexpr db::Statement kServerTime{"act_server_time", "timestamptz",

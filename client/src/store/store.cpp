@@ -241,16 +241,7 @@ Timestamp Store::server_time(std::string_view text) {
       single_value(*pool_, store_sql::kServerTime, db::Params().text(text), &db::Row::int64));
 }
 
-void Store::wait_durable() {
-  ConnectionPool::Lease connection = pool_->acquire();
-  db::Session& session = connection.session();
-  db::Transaction transaction(session);
-  // Local to the transaction: the pooled connection keeps its own setting. A transaction
-  // id, so that the commit has a record to flush.
-  session.run(store_sql::kWaitDurable, db::Params(), [](const db::Row&) {});
-  session.run(store_sql::kTakeTransactionId, db::Params(), [](const db::Row&) {});
-  transaction.commit();
-}
+void Store::wait_durable() { run(*pool_, store_sql::kWaitDurable, db::Params(), [](const db::Row&) {}); }
 
 void ensure_extension(ConnectionPool& pool) {
   run(pool, store_sql::kCreateExtension, db::Params(), [](const db::Row&) {});
