@@ -16,7 +16,7 @@
 // One JSON record: landings per second over the rounds' wall time, time to
 // land (a writer's first try to its landing, pool waits included: p50/p95),
 // attempts per landing, and the CPU seconds of this process and of the
-// pool's server backends (/proc/PID/schedstat) over the timed rounds.
+// server (server_cpu below) over the timed rounds.
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
