@@ -9,6 +9,9 @@
 # pg_act's over each other store ("act/SCENARIO/pg_act_over_memory",
 # ".../pg_act_over_act_pg"): pg_act's figures and "ratio", pg_act's ops/s
 # over the other's. bench/act/harness.mjs says how the figures are taken.
+# Then writers racing on one new stream (bench/act/racing_writers.mjs) on
+# pg_act (a conflict's connection back to the pool), pg_act through
+# pool.query (which closes it) and act-pg, with the same ratios.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 adapter=$BENCH_ROOT/adapters/act
@@ -40,14 +43,21 @@ echo "act: Act 0.5.6 on act-pg 0.4.6..." >&2
 dropdb --if-exists bench_act_act_pg >/dev/null 2>&1
 createdb bench_act_act_pg
 run_driver act-pg.mjs bench_act_act_pg | tee -a "$records"
+# 20 writers racing on one new stream over a pool of 10 connections, retrying
+# with the version each conflict names (racing_writers.mjs), the stores in turn.
+echo "act: racing writers on pg_act and act-pg..." >&2
+for store in pg_act pg_act_pool_query act_pg; do
+  run_driver racing_writers.mjs "$store" bench_act_act_pg | tee -a "$records"
+done
 dropdb bench_act_act_pg
 
 jq -s -c '
   (map(select(.error == null)) | group_by(.scenario | split("/")[1]))[] as $runs
   | ($runs | map({key: .store, value: .}) | from_entries) as $by
-  | select($by.pg_act)
+  | ("pg_act", "pg_act_pool_query") as $mine
+  | select($by[$mine])
   | ("memory", "act_pg") as $other
   | select($by[$other])
-  | {scenario: "act/\($by.pg_act.scenario | split("/")[1])/pg_act_over_\($other)",
-     p50_ms: $by.pg_act.p50_ms, p95_ms: $by.pg_act.p95_ms, ops_per_s: $by.pg_act.ops_per_s,
-     ratio: ($by.pg_act.ops_per_s / $by[$other].ops_per_s * 1000 | round / 1000)}' "$records"
+  | {scenario: "act/\($by[$mine].scenario | split("/")[1])/\($mine)_over_\($other)",
+     p50_ms: $by[$mine].p50_ms, p95_ms: $by[$mine].p95_ms, ops_per_s: $by[$mine].ops_per_s,
+     ratio: ($by[$mine].ops_per_s / $by[$other].ops_per_s * 1000 | round / 1000)}' "$records"

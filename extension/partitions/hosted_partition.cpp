@@ -10,6 +10,7 @@
 #include "act/core/text.hpp"
 #include "act/core/validation.hpp"
 #include "error_bridge.hpp"
+#include "index_scan.hpp"
 #include "jsonb_access.hpp"
 #include "relations.hpp"
 #include "spi.hpp"
@@ -42,8 +43,6 @@ void ForgetOnInvalidation(Datum, Oid relation) {
   if (relation == InvalidOid || !OidIsValid(g_hosted.table) || relation == g_hosted.table) g_hosted.known = false;
 }
 
-SavedPlan g_read_plan(hosted_partition_sql::kRead, 0, nullptr);
-
 const Hosted& HostedNow() {
   if (g_hosted.known) return g_hosted;
   if (!g_callback_registered) {
@@ -53,17 +52,17 @@ const Hosted& HostedNow() {
   Hosted hosted;
   if (ActRelationExists("partitioning")) {
     hosted.table = Guard([] { return ActRelation("partitioning"); });
-    SpiSession spi;
     // The latest snapshot: a commit that waited for act.set_partition's lock
     // reads the setting it committed, not its own statement's older view
-    // (which would then stay cached until the next change).
-    ExecuteOnLatest(g_read_plan.Get(), nullptr, nullptr, true, 1, SPI_OK_SELECT);
-    if (RowCount() == 1) {
+    // (which would then stay cached until the next change). Read without a
+    // plan: this runs on the first call of every new backend, where
+    // planning a statement was half of a failing act.commit's cost.
+    IndexScan row("partitioning", "partitioning_pkey", nullptr, 0, ScanSnapshot::kLatest);
+    if (row.Next()) {
       hosted.partitioned = true;
-      hosted.partition = *RowInt32(0, 1);
-      hosted.partitions = *RowInt32(0, 2);
+      hosted.partition = *row.Int32At(row.Column("partition"));
+      hosted.partitions = *row.Int32At(row.Column("partitions"));
     }
-    spi.Finish();
   }
   hosted.known = true;
   g_hosted = hosted;

@@ -1,9 +1,6 @@
 -- The statements hosted_partition.cpp prepares once per backend (SavedPlan), each
 -- under its name; scripts/embed-sql.sh embeds them at build time.
 
--- name: read
-SELECT partition, partitions FROM act.partitioning
-
 -- name: misplaced
 SELECT e.stream FROM act.events e WHERE act.partition_of(e.stream, $2) OPERATOR(pg_catalog.<>) $1
 UNION ALL SELECT s.source FROM act.subscription_rows s WHERE s.source IS NOT NULL
