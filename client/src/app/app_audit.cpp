@@ -25,11 +25,6 @@ namespace act {
 namespace {
 
 using app_detail::AppCore;
-using audit_text::shell_quoted;
-
-std::string parked(const std::string& stream) {
-  return "actctl defer --stream " + shell_quoted(stream) + " --until 9999-12-31 --yes";
-}
 
 // Rows of the lanes this app's workers claim whose target it cannot serve.
 void target_findings(AppCore& core, const AuditOptions& options, std::vector<AuditFinding>& findings) {
@@ -44,12 +39,12 @@ void target_findings(AppCore& core, const AuditOptions& options, std::vector<Aud
         findings.push_back({"unhandled_target", Severity::kWarning, row.stream,
                             "has work in lane \"" + lane + "\", which this app's workers claim, and no handler in "
                                 "this app: they leave it to another app",
-                            "declare its reaction in this app or run the app that has it; to park it: " + parked(row.stream)});
+                            "declare its reaction in this app or run the app that has it; to park it: " + audit_text::park_command(row.stream)});
       } else {
         findings.push_back({"orphaned_subscription", Severity::kInfo, row.stream,
                             "no reaction or projection of this app targets it (lane \"" + lane +
                                 "\"): a target no longer declared left it",
-                            parked(row.stream)});
+                            audit_text::park_command(row.stream)});
       }
     }
   }
@@ -141,10 +136,7 @@ void snapshot_findings(AppCore& core, const AuditOptions& options, std::vector<A
     if (events.empty() || events.front().version != 0) continue;
     const detail::StateModel* owner = owner_of(core, events.front());
     if (!owner || !owner->serialize || owner->personal()) continue;
-    const auto written = snapshot.meta.find("state_version");
-    const std::int32_t version =
-        written != snapshot.meta.end() && written->is_number_integer() ? written->get<std::int32_t>() : 1;
-    if (version != owner->version) continue;  // passed over by loads already
+    if (app_detail::snapshot_version(snapshot) != owner->version) continue;  // passed over by loads already
     detail::AnySnapshot replay;
     replay.state = owner->init();
     for (const Committed& event : events) app_detail::fold(*owner, replay, event, app_detail::SnapshotUse::kPassOver);

@@ -22,4 +22,8 @@ std::string shell_quoted(std::string_view text) {
   return quoted + "'";
 }
 
+std::string park_command(std::string_view stream) {
+  return "actctl defer --stream " + shell_quoted(stream) + " --until 9999-12-31 --yes";
+}
+
 }  // namespace act::audit_text

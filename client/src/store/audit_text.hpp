@@ -18,4 +18,7 @@ std::string span(std::chrono::duration<Rep, Period> duration) {
 // 'name', with each ' written '\''.
 std::string shell_quoted(std::string_view text);
 
+// The actctl line that parks a subscription row: no worker claims it again.
+std::string park_command(std::string_view stream);
+
 }  // namespace act::audit_text

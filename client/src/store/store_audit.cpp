@@ -46,7 +46,7 @@ void rows_findings(const std::vector<LagRow>& rows, const StoreStatus& status, c
                           "work mark " + std::to_string(row.work_mark.value_or(-1)) + " above watermark " +
                               std::to_string(row.at) + " with no event left to handle (log head " +
                               std::to_string(status.max_event_id) + ")",
-                          "actctl defer --stream " + stream + " --until 9999-12-31 --yes (a claim finds nothing to acknowledge it by)"});
+                          audit_text::park_command(row.stream) + " (a claim finds nothing to acknowledge it by)"});
     }
   }
 }
