@@ -18,7 +18,7 @@ source scripts/throwaway-cluster.sh
 suites_for() {
   case "$1" in
     fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction standby import dcb act ;;
-    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions import dcb act inspector ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions import dcb act inspector audit ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}

@@ -43,6 +43,8 @@ database_suites() {  # database_suites MODE [postgresql.conf lines...]
   count "actctl-ops/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/actctl/run-audit.sh "$cluster")
   count "audit/$mode" "${p:-0}" "${f:-1}"
+  read -r p f < <(test/actctl/run-health.sh "$cluster")
+  count "actctl-health/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/actctl/run-export.sh "$cluster")
   count "export/$mode" "${p:-0}" "${f:-1}"
   read -r p f < <(test/actctl/run-witness.sh "$cluster")

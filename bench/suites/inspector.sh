@@ -15,25 +15,7 @@ actctl=$BENCH_ROOT/build/actctl
 [ -x "$actctl" ] || { echo "inspector: no $actctl (cmake --build build --target actctl)" >&2; exit 1; }
 bench_database bench_inspector
 
-# 1,000 streams a transaction: each commit holds its stream's lock to the end.
-for batch in $(seq 0 $((streams / 1000 - 1))); do
-  echo "SELECT count(*) FROM generate_series($((batch * 1000 + 1)), $((batch * 1000 + 1000))) s,
-          act.commit('s-' || lpad(s::text, 6, '0'), (SELECT jsonb_agg(jsonb_build_object('name', 'E', 'data',
-                     jsonb_build_object('i', i))) FROM generate_series(1, 10) i), jsonb_build_object('correlation', 'c-' || s));"
-done | psql -X -q -v ON_ERROR_STOP=1 >/dev/null
-# Subscriptions 10,000 a call, each reading one stream; every 100th with work.
-for batch in $(seq 0 $((subscriptions / 10000 - 1))); do
-  echo "SELECT count(*) FROM act.subscribe((SELECT jsonb_agg(jsonb_build_object('stream', 'sub-' || lpad(s::text, 6, '0'),
-          'source', 's-' || lpad(s::text, 6, '0'), 'names', jsonb_build_array(CASE WHEN s % 100 = 0 THEN 'E' ELSE 'Later' END)))
-          FROM generate_series($((batch * 10000 + 1)), $((batch * 10000 + 10000))) s));"
-done | psql -X -q -v ON_ERROR_STOP=1 >/dev/null
-psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<'SQL'
-SELECT count(*) FROM act.claim(100, 0, 'bench', 3600000);  -- of the 1% with work
-SELECT count(*) FROM act.block((SELECT jsonb_agg(jsonb_build_object('stream', stream, 'by', 'bench', 'error', 'bench'))
-  FROM (SELECT stream FROM act.subscriptions WHERE leased_by = 'bench' ORDER BY stream LIMIT 10) s));
-SELECT count(*) FROM act.seal();
-VACUUM ANALYZE act.events;
-SQL
+bench_work_store "$streams" "$subscriptions"
 
 log=$(mktemp -d "$BENCH_WORK/inspector.XXXXXX")
 timeout -k 5 1800 "$actctl" serve --dsn "dbname=$PGDATABASE" --listen 127.0.0.1:0 >"$log/out" 2>"$log/err" &

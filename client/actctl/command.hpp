@@ -43,6 +43,7 @@ void AddLogExport(CLI::App& log, const Database& db, Chosen& chosen);      // lo
 void AddLogWitness(CLI::App& log, const Database& db, Chosen& chosen);     // log_witness.cpp
 void AddWitness(CLI::App& witness, Chosen& chosen);                     // witness_serve.cpp: serve, vkey
 void AddStatus(CLI::App& app, const Database& db, Chosen& chosen);      // status.cpp
+void AddAudit(CLI::App& app, const Database& db, Chosen& chosen);       // health_audit.cpp: the store's health
 void AddLag(CLI::App& app, const Database& db, Chosen& chosen);         // lag.cpp
 void AddBlocked(CLI::App& app, const Database& db, Chosen& chosen);     // blocked.cpp
 void AddMetrics(CLI::App& app, const Database& db, Chosen& chosen);     // metrics.cpp

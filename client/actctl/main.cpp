@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   witness->require_subcommand(1);
   actctl::AddWitness(*witness, chosen);
   actctl::AddStatus(app, db, chosen);
+  actctl::AddAudit(app, db, chosen);
   actctl::AddLag(app, db, chosen);
   actctl::AddBlocked(app, db, chosen);
   actctl::AddMetrics(app, db, chosen);

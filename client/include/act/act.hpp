@@ -3,6 +3,7 @@
 // application layer (states, actions, invariants, cache, snapshots,
 // reactions, projections, lanes and the drain workers).
 #include "act/app.hpp"
+#include "act/audit.hpp"
 #include "act/drain.hpp"
 #include "act/errors.hpp"
 #include "act/event.hpp"

@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "act/audit.hpp"
 #include "act/close.hpp"
 #include "act/decision.hpp"
 #include "act/detail/listeners.hpp"
@@ -258,6 +259,11 @@ class App {
   // partition, index = partition (0: nothing applied yet).
   // std::invalid_argument for a projection not given as one.
   std::vector<std::int64_t> positions(const Projection& projection);
+
+  // A health audit (act/audit.hpp, docs/reactions.md "Reading the audit"):
+  // StoreAudit's checks on every partition, then those that need this app's
+  // declarations; each reads a bounded sample. It only reads.
+  std::vector<AuditFinding> audit(const AuditOptions& options = {});
 
   // The application's own SQL in one transaction on a pooled connection of
   // the single database (std::logic_error on a partition set).

@@ -72,6 +72,11 @@ bool retires(const AutoclosePolicy& policy, const Head& head) {
   return (!all.empty() && std::all_of(all.begin(), all.end(), yes)) || std::any_of(any.begin(), any.end(), yes);
 }
 
+// keep's window has events older than it: a trim is due.
+bool trims(const AutoclosePolicy& policy, const Head& head) {
+  return policy.keep && head.stats.tail && head.stats.tail->created < head.now - *policy.keep;
+}
+
 // The earliest time ahead at which the policy may hold with no new event:
 // an `after` coming due (in `all`, only once the rest of `all` holds), or
 // the oldest event leaving the window.
@@ -100,12 +105,7 @@ void autoclose(const detail::StateModel& state, const Committed& event, Reaction
   if (const std::optional<AutocloseWindow>& window = app.autoclose_window()) {
     if (const std::optional<Timestamp> opening = closed_until(*window, now)) context.defer_until(*opening);
   }
-  StatsQuery query;
-  query.streams = std::vector<std::string>{event.stream};
-  query.count = true;
-  query.tail = policy.keep.has_value();
-  query.exclude = {std::string(kSnapshotEvent), std::string(kTombstoneEvent)};
-  const std::vector<StreamStats> found = app.store().query_stats(query);
+  const std::vector<StreamStats> found = app.store().query_stats(app_detail::autoclose_heads(state, {event.stream}));
   if (found.empty()) return;  // closed already: a tombstone (or a seed) is all there is
   const Head head{found.front(), detail::newest_name(state.upcasts, found.front().head.name), now};
 
@@ -114,7 +114,7 @@ void autoclose(const detail::StateModel& state, const Committed& event, Reaction
     if (closed.truncated.contains(event.stream)) throw react::ClosedThrough{head.stats.head.id};
     context.defer_until(now + kRetrySkipped);  // a reaction still has work in it, or a commit landed meanwhile
   }
-  if (policy.keep && head.stats.tail && head.stats.tail->created < now - *policy.keep) {
+  if (trims(policy, head)) {
     const CloseResult trimmed = app.close({CloseTarget{event.stream, false, policy.archive, now - *policy.keep}});
     // Events below the boundary snapshot are gone: none is left to hand over.
     if (const auto boundary = trimmed.truncated.find(event.stream); boundary != trimmed.truncated.end())
@@ -136,6 +136,21 @@ void detail::check_autoclose(const StateModel& state) {
     if (!state.snap)
       throw std::invalid_argument("autocloses(): state " + state.name + " keeps a window, which needs snap(): snapshots bound it");
   }
+}
+
+StatsQuery app_detail::autoclose_heads(const detail::StateModel& state, std::vector<std::string> streams) {
+  StatsQuery query;
+  query.streams = std::move(streams);
+  query.count = true;
+  query.tail = state.autoclose->keep.has_value();
+  query.exclude = {std::string(kSnapshotEvent), std::string(kTombstoneEvent)};
+  return query;
+}
+
+app_detail::CloseDue app_detail::close_due(const detail::StateModel& state, const StreamStats& stats, Timestamp now) {
+  const Head head{stats, detail::newest_name(state.upcasts, stats.head.name), now};
+  if (retires(*state.autoclose, head)) return CloseDue::kRetire;
+  return trims(*state.autoclose, head) ? CloseDue::kTrim : CloseDue::kNone;
 }
 
 std::vector<detail::ReactionModel> app_detail::autoclose_reactions(

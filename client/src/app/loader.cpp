@@ -18,9 +18,7 @@ struct UnusableSnapshot {};
 struct Discontinuous {};
 
 std::any restore_snapshot(const detail::StateModel& model, const Committed& event) {
-  const auto written = event.meta.find("state_version");
-  const std::int32_t version = written != event.meta.end() && written->is_number_integer() ? written->get<std::int32_t>() : 1;
-  if (version != model.version || !model.restore) throw UnusableSnapshot{};
+  if (snapshot_version(event) != model.version || !model.restore) throw UnusableSnapshot{};
   try {
     return model.restore(event.data);
   } catch (const ValidationError&) {
@@ -29,6 +27,11 @@ std::any restore_snapshot(const detail::StateModel& model, const Committed& even
 }
 
 }  // namespace
+
+std::int32_t snapshot_version(const Committed& snapshot) {
+  const auto written = snapshot.meta.find("state_version");
+  return written != snapshot.meta.end() && written->is_number_integer() ? written->get<std::int32_t>() : 1;
+}
 
 detail::Disclosure disclosure_for(const detail::StateModel& model, const Actor* reader) {
   return reader && model.discloses && model.discloses(*reader) ? detail::Disclosure::kPlaintext

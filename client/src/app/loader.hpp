@@ -24,6 +24,9 @@ enum class SnapshotUse {
 void fold(const detail::StateModel& model, detail::AnySnapshot& snapshot, const Committed& event,
           SnapshotUse use = SnapshotUse::kRestore, detail::Disclosure personal = detail::Disclosure::kRedacted);
 
+// The state version a __snapshot__ was written under (meta.state_version; 1 when it has none).
+std::int32_t snapshot_version(const Committed& snapshot);
+
 // What a reader may see of a state's personal data (no reader: redacted).
 detail::Disclosure disclosure_for(const detail::StateModel& model, const Actor* reader);
 

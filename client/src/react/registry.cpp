@@ -190,6 +190,15 @@ bool Registry::may_own(std::string_view target, const std::vector<Committed>& cl
   });
 }
 
+bool Registry::may_own_row(const Subscription& row) const {
+  if (static_names_.contains(row.stream)) return true;
+  if (!has_dynamic()) return false;
+  if (!row.names) return true;
+  return std::any_of(row.names->begin(), row.names->end(), [&](const std::string& name) {
+    return std::find(dynamic_names_.begin(), dynamic_names_.end(), name) != dynamic_names_.end();
+  });
+}
+
 const detail::ProjectionModel* Registry::projection_for(std::string_view target) const {
   const auto found = projection_targets_.find(target);
   return found == projection_targets_.end() ? nullptr : found->second;

@@ -97,6 +97,10 @@ class Registry {
   // claimed events' names (none claimed: it may be ours). Such a target is
   // left as it was found, never acknowledged past events nothing here handled.
   bool may_own(std::string_view target, const std::vector<Committed>& claimed) const;
+  // False when a subscription row is surely not this app's: no fixed route
+  // or projection has its target, and no dynamic reaction reads any name it
+  // selects (a row selecting every name may be a dynamic target's).
+  bool may_own_row(const Subscription& row) const;
   // Names the correlator lease: apps with the same dynamic reactions share one scan.
   const std::string& correlator_key() const noexcept { return correlator_key_; }
 
