@@ -2,9 +2,10 @@
 // act.verify_log over a range of the tree (GET /api/verify/log), and an
 // event's inclusion proof in the newest checkpoint's tree, checked here
 // and handed to the page, which checks it again itself (GET
-// /api/verify/proof). A check recomputes each event of its range, so one
-// request covers at most kMostEntriesPerCheck entries and the page walks
-// the tree range by range.
+// /api/verify/proof). Each checkpoint's signature lines come as fields of
+// their own, checked with the keys act.log_keys registers. A check
+// recomputes each event of its range, so one request covers at most
+// kMostEntriesPerCheck entries and the page walks the tree range by range.
 #include <httplib.h>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "inspector/answer.hpp"
 #include "inspector/checkpoint_json.hpp"
 #include "inspector/inspector.hpp"
+#include "inspector/note_signatures.hpp"
 #include "inspector/request_params.hpp"
 #include "pg_text.hpp"
 
@@ -28,9 +30,14 @@ constexpr std::int32_t kCheckpointsShown = 20;
 constexpr std::int64_t kMostEntriesPerCheck = 100'000;
 
 nlohmann::json Checkpoints(Inspector& inspector) {
+  std::vector<act::core::VerifierKey> keys;
+  for (const std::string& vkey : inspector.log.verifier_keys()) keys.push_back(act::core::ParseVerifierKey(vkey));
   nlohmann::json rows = nlohmann::json::array();
-  for (const act::StoredCheckpoint& checkpoint : inspector.log.checkpoints(kCheckpointsShown))
-    rows.push_back(CheckpointJson(checkpoint));
+  for (const act::StoredCheckpoint& checkpoint : inspector.log.checkpoints(kCheckpointsShown)) {
+    nlohmann::json row = CheckpointJson(checkpoint);
+    row["signatures"] = NoteSignaturesJson(checkpoint.note.value_or(""), keys);
+    rows.push_back(std::move(row));
+  }
   return {{"checkpoints", std::move(rows)}, {"sealed_size", Json(inspector.monitor.status().sealed_size)}};
 }
 
