@@ -5,7 +5,8 @@
 # four inspectors over one database of its own: one as a reader without
 # personal data, one as a reader of personal data, and two as an admin,
 # with --write and without. The checks say what each view must show and what each refusal
-# must leave unchanged. SCREENSHOTS=DIR saves a PNG of each view there.
+# must leave unchanged; a checkpoint cosigned by a witness (actctl witness
+# serve) shows its signature lines. SCREENSHOTS=DIR saves a PNG of each view there.
 # The last line on stdout is "PASSED FAILED".
 #   test/run-inspector.sh WORK [path to actctl, default build/actctl]
 set -uo pipefail
@@ -13,7 +14,7 @@ set -uo pipefail
 source "$(dirname "$0")/actctl/lib.sh"
 db=inspector_$$
 suite_directory inspector
-needs chromium chromedriver psql
+needs chromium chromedriver psql openssl
 # Debian's python3-selenium serves the system interpreter; a python3 of a
 # virtualenv or pyenv earlier on PATH may lack it: every python3 is tried.
 python=""
@@ -72,7 +73,7 @@ read_only_url=$address
 # Selenium's own lookup of the driver would search the network: the
 # checks name Debian's chromedriver.
 timeout -k 5 300 "$python" test/inspector/checks.py --db "$db" --reader "$reader_url" --pii "$pii_url" \
-  --admin "$admin_url" --read-only "$read_only_url" --admin-log "$dir/admin.err" ${SCREENSHOTS:+--screenshots "$SCREENSHOTS"} >"$out" 2>"$err"
+  --admin "$admin_url" --read-only "$read_only_url" --admin-log "$dir/admin.err" --actctl "$actctl" --work "$dir" ${SCREENSHOTS:+--screenshots "$SCREENSHOTS"} >"$out" 2>"$err"
 code=$?
 cat "$err" >&2
 read -r p f < <(tail -n 1 "$out")

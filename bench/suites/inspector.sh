@@ -5,7 +5,9 @@
 # work (the others wait for an event name nobody writes: caught up, as most
 # are in a running store), 100 leased and 10 blocked:
 # each page's JSON request timed from the client (curl), one at a time.
-# The page's own rendering in the browser is not counted.
+# The page's own rendering in the browser is not counted. Then the overview
+# again with 10,000 more subscriptions, every one with work (busy_*).
+# BENCH_INSPECTOR_REUSE=1 keeps a store an earlier run seeded.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 requests=$(bench_pick 100 20)
@@ -13,9 +15,13 @@ streams=$(bench_pick 100000 10000)
 subscriptions=$(bench_pick 100000 10000)
 actctl=$BENCH_ROOT/build/actctl
 [ -x "$actctl" ] || { echo "inspector: no $actctl (cmake --build build --target actctl)" >&2; exit 1; }
-bench_database bench_inspector
-
-bench_work_store "$streams" "$subscriptions"
+if [ "${BENCH_INSPECTOR_REUSE:-0}" = 1 ] &&
+   [ "$(psql -X -At -d bench_inspector -c 'SELECT count(*) FROM act.subscription_rows' 2>/dev/null)" = "$subscriptions" ]; then
+  export PGDATABASE=bench_inspector
+else
+  bench_database bench_inspector
+  bench_work_store "$streams" "$subscriptions"
+fi
 
 log=$(mktemp -d "$BENCH_WORK/inspector.XXXXXX")
 timeout -k 5 1800 "$actctl" serve --dsn "dbname=$PGDATABASE" --listen 127.0.0.1:0 >"$log/out" 2>"$log/err" &
@@ -58,3 +64,15 @@ page work_page "/api/work?after=sub-$(printf '%06d' $((subscriptions / 2)))"
 page verify /api/verify
 page verify_log_1000 "/api/verify/log?from=0&to=1000"
 page metrics /metrics
+
+# 10,000 subscriptions more, each with its stream's ten events to handle.
+busy=10000
+psql -X -q -v ON_ERROR_STOP=1 >/dev/null <<SQL
+SELECT count(*) FROM act.subscribe((SELECT jsonb_agg(jsonb_build_object('stream', 'busy-' || lpad(s::text, 6, '0'),
+  'source', 's-' || lpad(s::text, 6, '0'), 'names', jsonb_build_array('E'))) FROM generate_series(1, $busy) s));
+SQL
+page busy_overview /api/status
+page busy_work /api/work
+page busy_metrics /metrics
+# The store as seeded, for the next run that reuses it.
+psql -X -q -v ON_ERROR_STOP=1 -c "DELETE FROM act.subscription_rows WHERE stream LIKE 'busy-%'" >/dev/null

@@ -9,17 +9,12 @@
 #include "act/core/encoding.hpp"
 #include "audit.hpp"
 #include "audit_rows.hpp"
+#include "stored_hash.hpp"
 
 namespace actctl {
 
 namespace core = act::core;
 using core::Hash;
-
-Hash StoredHash(const std::optional<std::string>& hex, const std::string& what) {
-  if (!hex) throw LogBroken(what + " is NULL");
-  if (const auto hash = core::HashFromHex(*hex)) return *hash;
-  throw LogBroken(fmt::format("{} is not 32 bytes (hex {})", what, *hex));
-}
 
 EventRow::EventRow(act::ChainedEvent chained)
     : id(chained.event.id),
@@ -29,7 +24,7 @@ EventRow::EventRow(act::ChainedEvent chained)
       data(std::move(chained.event.data)),
       meta(std::move(chained.event.meta)),
       created_micros(chained.event.created.time_since_epoch().count()),
-      hash(StoredHash(chained.hash, fmt::format("the stored hash of event id {}", id))),
+      hash(StoredHash<LogBroken>(chained.hash, fmt::format("the stored hash of event id {}", id))),
       tags(std::move(chained.tags)) {}
 
 std::string EventRow::Label() const {
@@ -37,9 +32,10 @@ std::string EventRow::Label() const {
 }
 
 ChainChecker::ChainChecker(act::LogTransaction& log) {
-  for (const act::StreamAnchor& anchor : log.stream_anchors())
-    anchors_.emplace(anchor.stream, Anchor{anchor.version, StoredHash(anchor.prev, fmt::format("the anchor of stream \"{}\"",
-                                                                                               anchor.stream))});
+  for (const act::StreamAnchor& anchor : log.stream_anchors()) {
+    const Hash prev = StoredHash<LogBroken>(anchor.prev, fmt::format("the anchor of stream \"{}\"", anchor.stream));
+    anchors_.emplace(anchor.stream, Anchor{anchor.version, prev});
+  }
 }
 
 std::int32_t ChainChecker::CheckedUpTo(const std::string& stream) const {

@@ -19,6 +19,7 @@
 #include "audit.hpp"
 #include "audit_removals.hpp"
 #include "audit_rows.hpp"
+#include "stored_hash.hpp"
 
 namespace actctl {
 
@@ -38,7 +39,7 @@ struct Entry {
 
 Entry EntryOf(const act::LogEntry& row) {
   if (!row.id) throw LogBroken(fmt::format("entry {} has no event id", row.position));
-  return Entry{row.position, *row.id, StoredHash(row.hash, fmt::format("the hash of entry {}", row.position))};
+  return Entry{row.position, *row.id, StoredHash<LogBroken>(row.hash, fmt::format("the hash of entry {}", row.position))};
 }
 
 // The events with ids in (after, last_id], in id order, a page at a time.
@@ -213,7 +214,7 @@ EntryReport AuditSampledEntries(act::LogTransaction& log, const core::Checkpoint
     const Hash leaf = merkle::LeafHash(entry.hash);
     if (proof.leaf_index != position || proof.tree_size != static_cast<std::int64_t>(size))
       throw LogBroken(fmt::format("{} is for position {} of a tree of {}", what, proof.leaf_index, proof.tree_size));
-    if (StoredHash(proof.leaf_hash, what + ": its leaf hash") != leaf)
+    if (StoredHash<LogBroken>(proof.leaf_hash, what + ": its leaf hash") != leaf)
       throw LogBroken(fmt::format("{}: its leaf hash is not the leaf hash of the entry", what));
     const merkle::Path path = HashList(proof.path, what);
     const merkle::ProofCheck check = merkle::CheckInclusion(leaf, p, size, path, checkpoint.root);

@@ -22,6 +22,7 @@
 #include "act/core/event_hash.hpp"
 #include "audit.hpp"
 #include "audit_rows.hpp"
+#include "stored_hash.hpp"
 
 namespace actctl {
 
@@ -188,7 +189,7 @@ void RemovalRecords::State::Check(Record& record, std::int64_t position, std::in
       const std::int64_t event_id = *row.entry.id;
       if (row.event_present)
         throw LogBroken(fmt::format("{} lists entry {}, but its event {} is present", label, at, event_id));
-      const core::Hash entry = StoredHash(row.entry.hash, fmt::format("the hash of entry {}", at));
+      const core::Hash entry = StoredHash<LogBroken>(row.entry.hash, fmt::format("the hash of entry {}", at));
       PutBigEndian(at, context.get());
       PutBigEndian(event_id, context.get());
       EVP_DigestUpdate(context.get(), entry.data(), entry.size());
@@ -217,7 +218,7 @@ void RemovalRecords::State::Check(Record& record, std::int64_t position, std::in
   if (record.in_tree) {
     const std::vector<act::LogEntry> own = log.entries(*record.position, *record.position + 1);
     if (own.size() != 1 || own[0].id != record.id ||
-        StoredHash(own[0].hash, fmt::format("the hash of entry {}", *record.position)) != event.hash)
+        StoredHash<LogBroken>(own[0].hash, fmt::format("the hash of entry {}", *record.position)) != event.hash)
       throw LogBroken(fmt::format("entry {} is not {}: it holds event {}", *record.position, label,
                                   own.empty() || !own[0].id ? "none" : std::to_string(*own[0].id)));
   }

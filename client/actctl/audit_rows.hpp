@@ -16,9 +16,6 @@
 
 namespace actctl {
 
-// A hash the database gave as hex; LogBroken naming `what` when it is NULL or not 32 bytes.
-act::core::Hash StoredHash(const std::optional<std::string>& hex, const std::string& what);
-
 // An event as its hash covers it, its stored hash checked to be one.
 struct EventRow {
   std::int64_t id = 0;

@@ -9,17 +9,15 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp S
 BEGIN
   -- One pass over the work set for every figure, store-wide and per lane.
   RETURN QUERY
-  WITH pending AS MATERIALIZED (SELECT * FROM act._pending()),
+  WITH counts AS MATERIALIZED (SELECT * FROM act._work_counts()),
   totals(metric, value) AS (VALUES
     ('pg_act_concurrent_mode', CASE WHEN act.mode() = 'concurrent' THEN 1 ELSE 0 END::double precision),
     ('pg_act_horizon', act.horizon()::double precision),
     ('pg_act_max_event_id', act.max_event_id()::double precision),
     ('pg_act_subscriptions', (SELECT count(*) FROM act.subscription_rows)::double precision),
-    -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
-    ('pg_act_expired_leases', (SELECT count(*) FROM pending p WHERE NOT p.blocked
-                                AND p.leased_by IS NOT NULL AND p.leased_until <= clock_timestamp())::double precision),
+    ('pg_act_expired_leases', coalesce((SELECT sum(c.expired_leases) FROM counts c), 0)::double precision),
     ('pg_act_oldest_work_age_seconds', coalesce(extract(epoch FROM clock_timestamp() -
-       (SELECT min(p.waiting_since) FROM pending p WHERE NOT p.blocked)), 0)::double precision),
+       (SELECT e.created FROM act.events e WHERE e.id = act._oldest_waiting())), 0)::double precision),
     ('pg_act_horizon_held_seconds', coalesce(extract(epoch FROM clock_timestamp() -
        (SELECT min(h.since) FROM act.horizon_holders() h)), 0)::double precision),
     ('pg_act_log_entries', coalesce((SELECT l.size FROM act.log_state l), 0)::double precision),
@@ -30,12 +28,9 @@ BEGIN
          WHERE e.id > coalesce((SELECT l.sealed_upto_id FROM act.log_state l), 0) ORDER BY e.id LIMIT 1)), 0)::double precision))
   SELECT t.metric, '{}'::jsonb, t.value FROM totals t
   UNION ALL
-  SELECT 'pg_act_subscriptions_' || k.kind, jsonb_build_object('lane', l.lane),
-         (SELECT count(*) FROM pending p
-           WHERE p.lane = l.lane AND CASE k.kind WHEN 'with_work' THEN NOT p.blocked
-                                                 WHEN 'blocked' THEN p.blocked
-                                                 ELSE p.leased_until > clock_timestamp() END)::double precision
-    FROM (SELECT DISTINCT p.lane FROM pending p) l
+  SELECT 'pg_act_subscriptions_' || k.kind, jsonb_build_object('lane', c.lane),
+         (CASE k.kind WHEN 'with_work' THEN c.with_work WHEN 'blocked' THEN c.blocked ELSE c.leased END)::double precision
+    FROM counts c
    CROSS JOIN (VALUES ('with_work'), ('blocked'), ('leased')) k(kind)
   UNION ALL
   SELECT 'pg_act_' || c.counter || '_total', '{}'::jsonb, c.value::double precision FROM act._counters() c

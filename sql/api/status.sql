@@ -9,16 +9,14 @@ LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp S
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
-  WITH pending AS MATERIALIZED (SELECT * FROM act._pending())
+  WITH counts AS MATERIALIZED (SELECT * FROM act._work_counts())
   SELECT act.mode(), act.horizon(), act.max_event_id(), (SELECT l.size FROM act.log_state l),
          (SELECT count(*) FROM act.subscription_rows),
-         (SELECT count(*) FROM pending p WHERE NOT p.blocked),
-         (SELECT count(*) FROM pending p WHERE p.blocked),
-         (SELECT count(*) FROM pending p WHERE p.leased_until > clock_timestamp()),
-         -- A blocked row keeps the lease it was blocked under: it counts as blocked only.
-         (SELECT count(*) FROM pending p WHERE NOT p.blocked AND p.leased_by IS NOT NULL
-                                           AND p.leased_until <= clock_timestamp()),
-         (SELECT clock_timestamp() - min(p.waiting_since) FROM pending p WHERE NOT p.blocked),
+         (SELECT coalesce(sum(c.with_work), 0)::bigint FROM counts c),
+         (SELECT coalesce(sum(c.blocked), 0)::bigint FROM counts c),
+         (SELECT coalesce(sum(c.leased), 0)::bigint FROM counts c),
+         (SELECT coalesce(sum(c.expired_leases), 0)::bigint FROM counts c),
+         (SELECT clock_timestamp() - e.created FROM act.events e WHERE e.id = act._oldest_waiting()),
          (SELECT clock_timestamp() - min(h.since) FROM act.horizon_holders() h),
          act._seal_stop();
 END $$;

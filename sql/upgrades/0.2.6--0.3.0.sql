@@ -25,6 +25,10 @@
 -- - Tags and consistency boundaries (docs/dcb.md): events carry tags (the
 --   table act.event_tags; a tagged event hashes in encoding version 2),
 --   act.read(query, after, limit) and act.append(events, condition, meta).
+-- - act.status and act.metrics count the work set by its indexes and find the
+--   oldest waiting event without listing what every row waits for.
+-- - act.query_streams' source_matches finds the rows that read a stream by
+--   index (act._source_readers) instead of testing every row (same results).
 \echo Use "ALTER EXTENSION pg_act UPDATE TO '0.3.0'" to load this file. \quit
 
 -- include: src/58_removal_records.sql
@@ -39,6 +43,10 @@ REVOKE ALL ON act.log_removals FROM PUBLIC;
 -- include: api/_seal_stop.sql
 -- include: api/truncate.sql
 
+-- act.status and act.metrics count the work set by its indexes and look up
+-- only the oldest waiting event (act._work_counts, act._oldest_waiting).
+-- include: api/_work_counts.sql
+-- include: api/_oldest_waiting.sql
 -- act.status gains a column: a new result type, so the old function goes.
 DROP FUNCTION act.status();
 -- include: api/status.sql
@@ -74,6 +82,10 @@ GRANT SELECT ON act.event_tags TO act_reader;
 REVOKE ALL ON act.event_tags FROM PUBLIC;
 -- include: api/read.sql
 -- include: api/append.sql
+
+-- The readers of a stream by index.
+-- include: src/82_source_readers.sql
+-- include: api/_source_readers.sql
 
 -- The entries whose events are gone by now (deleted by act.truncate before
 -- removal records existed, or otherwise): one record accounts for them.

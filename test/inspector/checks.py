@@ -338,6 +338,46 @@ def verify(browser):
     check("verify: a range backwards is refused, naming it", "from" in (browser.text("#error") or ""), browser.text("#error"))
 
 
+def actctl(*arguments):
+    return subprocess.run([args.actctl, *arguments], check=True, capture_output=True, text=True, timeout=60).stdout.strip()
+
+
+def witnessed(browser):
+    """A checkpoint signed with the log's key and cosigned by a witness: /verify
+    shows each signature line with its own fields, checked against act.log_keys."""
+    origin, witness = "pg_act/" + args.db, "w1.example/witness"
+    keys = {name: os.path.join(args.work, name + ".pem") for name in ("log", "w1")}
+    for pem in keys.values():
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", pem], check=True, capture_output=True)
+    log_vkey = actctl("log", "vkey", "--key", keys["log"], "--name", origin)
+    for vkey in (log_vkey, actctl("witness", "vkey", "--key", keys["w1"], "--name", witness)):
+        sql(f"SELECT act.register_log_key('{vkey}')")
+    sql("""SELECT count(*) FROM act.commit('witnessed-1', '[{"name":"Noted","data":{}}]')""")
+    actctl("--dsn", "dbname=" + args.db, "log", "checkpoint", "--sign", keys["log"])
+    out = os.path.join(args.work, "w1.out")
+    with open(out, "w") as stdout:
+        server = subprocess.Popen([args.actctl, "witness", "serve", "--key", keys["w1"], "--name", witness,
+                                   "--state", os.path.join(args.work, "state-w1"), "--log", log_vkey,
+                                   "--listen", "127.0.0.1:0"], stdout=stdout, stderr=subprocess.DEVNULL)
+    try:
+        WebDriverWait(browser.driver, 10).until(lambda d: "listening on " in open(out).read())
+        url = re.search(r"^listening on (\S+)", open(out).read(), re.M).group(1)
+        actctl("--dsn", "dbname=" + args.db, "log", "witness", "--witness", url)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    browser.open(args.reader + "/verify", "li.signature", "verify-witnessed")
+    newest = browser.driver.find_element(By.CSS_SELECTOR, "#checkpoints tbody tr")
+    lines = {(li.get_attribute("data-kind"), li.get_attribute("data-name")): li.text
+             for li in newest.find_elements(By.CSS_SELECTOR, "li.signature")}
+    check("verify: the log's signature on the newest checkpoint, verified",
+          lines.get(("signature", origin), "").endswith(": verifies"), lines)
+    cosigned = lines.get(("cosignature", witness), "")
+    check("verify: the witness's cosignature as a line of its own, with its time, verified",
+          re.fullmatch(r"witness \S+ \(key [0-9a-f]{8}\), cosigned \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: verifies", cosigned),
+          lines)
+
+
 def metrics():
     status, headers, body = request(args.reader + "/metrics")
     check("metrics: Prometheus text", status == 200 and headers.get("Content-Type", "").startswith("text/plain"), status)
@@ -347,14 +387,14 @@ def metrics():
 
 
 parser = argparse.ArgumentParser()
-for option in ("--db", "--reader", "--pii", "--admin", "--read-only", "--admin-log"):
+for option in ("--db", "--reader", "--pii", "--admin", "--read-only", "--admin-log", "--actctl", "--work"):
     parser.add_argument(option, required=True)
 parser.add_argument("--screenshots")
 args = parser.parse_args()
 seed()
 browser = Browser()
 try:
-    for run in (overview, log, correlation, personal_data, stream, work, read_only, batch_unblock, forged, verify):
+    for run in (overview, log, correlation, personal_data, stream, work, read_only, batch_unblock, forged, verify, witnessed):
         try:
             run(browser)
         except Exception as e:  # a step that breaks fails once and the next runs

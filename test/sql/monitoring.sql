@@ -65,6 +65,25 @@ SELECT is((SELECT value FROM act.metrics() WHERE metric = 'pg_act_expired_leases
   'metrics: late''s lease ran out');
 SELECT is((SELECT blocked FROM act.status()), 1::bigint, 'status: slow is still the one blocked row');
 
+-- The oldest waiting event, found without looking up every row's: the lowest
+-- act.lag finds among rows not blocked (fast, claimed, still waits on 1).
+SELECT is(act._oldest_waiting(), (SELECT min(waiting_id) FROM act.lag(max_rows => 1000) WHERE NOT blocked),
+  'status: the oldest waiting event is the lowest of act.lag''s');
+SELECT is(act._oldest_waiting(), 1::bigint, 'status: fast waits on event 1, the oldest waited for');
+-- 200 rows more waiting on their streams; every back to waiting on event 1.
+SELECT count(*) FROM generate_series(1, 200) i, act.commit('many-src-' || i, '[{"name": "M"}]');
+SELECT count(*) FROM act.subscribe((SELECT jsonb_agg(jsonb_build_object('stream', 'many-' || i, 'source', 'many-src-' || i))
+                                      FROM generate_series(1, 200) i));
+SELECT count(*) FROM act.reset('["every"]');
+CREATE TEMP TABLE events_read AS
+  SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables WHERE relid = 'act.events'::regclass;
+SELECT is((SELECT with_work FROM act.status()), 204::bigint, 'status: 200 rows more with work (fast, every, solo, late)');
+SELECT cmp_ok((SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_xact_user_tables
+                WHERE relid = 'act.events'::regclass) - (SELECT n FROM events_read), '<', 20::bigint,
+  'status: a few events read, not the one each of 200 rows waits on');
+SELECT is(act._oldest_waiting(), (SELECT min(waiting_id) FROM act.lag(max_rows => 1000) WHERE NOT blocked),
+  'status: the oldest waiting event is still the lowest of act.lag''s');
+
 -- Bounded cost: with 100,000 subscriptions (none with work) the plans of the
 -- monitoring queries read through indexes only.
 INSERT INTO act.subscription_rows (stream, source) SELECT 'bulk-' || i, 'bulk-src-' || i FROM generate_series(1, 100000) i;
@@ -79,6 +98,8 @@ BEGIN
 END $$;
 SELECT unalike(pg_temp.plan_of(substring(pg_get_functiondef('act._pending()'::regprocedure) FROM 'BEGIN ATOMIC\s*(.*);\s*END')),
   '%"Seq Scan"%', 'act._pending (behind status, lag, metrics) scans no table whole');
+SELECT unalike(pg_temp.plan_of(substring(pg_get_functiondef('act._work_counts()'::regprocedure) FROM 'BEGIN ATOMIC\s*(.*);\s*END')),
+  '%"Seq Scan"%', 'act._work_counts (behind status and metrics) scans no table whole');
 SELECT unalike(pg_temp.plan_of('SELECT count(*) FROM act.subscription_rows'), '%"Seq Scan"%',
   'the subscription count is an index-only scan');
 

@@ -54,6 +54,23 @@ SELECT results_eq($$SELECT stream FROM act.query_streams('{"source_matches": ["c
 SELECT results_eq($$SELECT stream FROM act.query_streams('{"source_matches": ["order-1"]}')$$, ARRAY['mail', 'proj-a', 'proj-b'],
   'source_matches with a literal source');
 SELECT is((SELECT count(*) FROM act.query_streams('{"source_matches": []}')), 4::bigint, 'an empty source_matches is no filter');
+-- source_matches by index finds what a regex test of every row's source finds:
+-- a literal source reads the names it is a substring of.
+INSERT INTO act.subscription_rows (stream, source) VALUES ('part', 'der-1'), ('longer', 'order-10'), ('dotted', 'order.1');
+SELECT results_eq($$SELECT stream FROM act.query_streams('{"source_matches": ["order-1"]}')$$,
+  ARRAY['dotted', 'mail', 'part', 'proj-a', 'proj-b'], 'source_matches: a literal source that is part of the name, a pattern');
+SELECT results_eq($$SELECT stream FROM act.query_streams('{"source_matches": ["order-1", "cart-9"]}', 'mail', 3)$$,
+  ARRAY['part', 'proj-a', 'proj-b'], 'source_matches of two names, paged');
+-- ... reading those rows, not every row (pg_stat_xact_user_tables: this transaction's reads).
+INSERT INTO act.subscription_rows (stream, source) SELECT 'many-' || i, 'other-' || i FROM generate_series(1, 2000) i;
+ANALYZE act.subscription_rows;
+CREATE TEMP TABLE rows_read AS
+  SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_xact_user_tables WHERE relid = 'act.subscription_rows'::regclass;
+SELECT is((SELECT count(*) FROM act.query_streams('{"source_matches": ["order-1"]}')), 5::bigint, 'the same five among 2,000 more');
+SELECT cmp_ok((SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) FROM pg_stat_xact_user_tables
+                WHERE relid = 'act.subscription_rows'::regclass) - (SELECT n FROM rows_read), '<', 100::bigint,
+  'source_matches reads the rows that may read the name, not the 2,000 others');
+DELETE FROM act.subscription_rows WHERE stream LIKE 'many-%' OR stream IN ('part', 'longer', 'dotted');
 SELECT results_eq($$SELECT stream, source, at, retry, blocked, priority, lane FROM act.query_streams('{"stream": "Proj-C", "stream_exact": true}')$$,
   $$VALUES ('Proj-C'::text, '^cart-'::text, -1::bigint, -1, false, 1, 'fast'::text)$$, 'rows are whole subscription rows');
 

@@ -30,6 +30,7 @@ target_sources(actctl PRIVATE
   ${INSPECTOR_DIR}/checkpoint_json.cpp
   ${INSPECTOR_DIR}/event_json.cpp
   ${INSPECTOR_DIR}/event_routes.cpp
+  ${INSPECTOR_DIR}/note_signatures.cpp
   ${INSPECTOR_DIR}/pages.cpp
   ${INSPECTOR_DIR}/request_params.cpp
   ${INSPECTOR_DIR}/serve.cpp

@@ -2,9 +2,10 @@
 // act.verify_log over a range of the tree (GET /api/verify/log), and an
 // event's inclusion proof in the newest checkpoint's tree, checked here
 // and handed to the page, which checks it again itself (GET
-// /api/verify/proof). A check recomputes each event of its range, so one
-// request covers at most kMostEntriesPerCheck entries and the page walks
-// the tree range by range.
+// /api/verify/proof). Each checkpoint's signature lines come as fields of
+// their own, checked with the keys act.log_keys registers. A check
+// recomputes each event of its range, so one request covers at most
+// kMostEntriesPerCheck entries and the page walks the tree range by range.
 #include <httplib.h>
 
 #include <fmt/format.h>
@@ -17,8 +18,10 @@
 #include "inspector/answer.hpp"
 #include "inspector/checkpoint_json.hpp"
 #include "inspector/inspector.hpp"
+#include "inspector/note_signatures.hpp"
 #include "inspector/request_params.hpp"
 #include "pg_text.hpp"
+#include "stored_hash.hpp"
 
 namespace actctl::inspector {
 
@@ -28,9 +31,14 @@ constexpr std::int32_t kCheckpointsShown = 20;
 constexpr std::int64_t kMostEntriesPerCheck = 100'000;
 
 nlohmann::json Checkpoints(Inspector& inspector) {
+  std::vector<act::core::VerifierKey> keys;
+  for (const std::string& vkey : inspector.log.verifier_keys()) keys.push_back(act::core::ParseVerifierKey(vkey));
   nlohmann::json rows = nlohmann::json::array();
-  for (const act::StoredCheckpoint& checkpoint : inspector.log.checkpoints(kCheckpointsShown))
-    rows.push_back(CheckpointJson(checkpoint));
+  for (const act::StoredCheckpoint& checkpoint : inspector.log.checkpoints(kCheckpointsShown)) {
+    nlohmann::json row = CheckpointJson(checkpoint);
+    row["signatures"] = NoteSignaturesJson(checkpoint.note.value_or(""), keys);
+    rows.push_back(std::move(row));
+  }
   return {{"checkpoints", std::move(rows)}, {"sealed_size", Json(inspector.monitor.status().sealed_size)}};
 }
 
@@ -48,12 +56,6 @@ nlohmann::json VerifyLog(Inspector& inspector, const httplib::Request& request) 
   return {{"from", from}, {"to", to}, {"sealed_size", sealed}, {"problems", std::move(problems)}};
 }
 
-// A hash the database gave as hex; a 500 naming it when it is not one.
-act::core::Hash HashOf(const std::optional<std::string>& hex, const std::string& what) {
-  if (const auto hash = act::core::HashFromHex(hex.value_or(""))) return *hash;
-  throw std::runtime_error(what + " is not a 32-byte hash");
-}
-
 nlohmann::json Proof(Inspector& inspector, const httplib::Request& request) {
   const std::optional<std::int64_t> id = IdParam(request, "id");
   if (!id) throw BadRequest("parameter id: the event id to prove is missing");
@@ -66,11 +68,12 @@ nlohmann::json Proof(Inspector& inspector, const httplib::Request& request) {
   const std::vector<act::LogEntry> entry = log.entries(proof.leaf_index, proof.leaf_index + 1);
   if (entry.size() != 1) throw std::runtime_error(fmt::format("act.log_entries has no entry {}", proof.leaf_index));
   act::core::merkle::Path path;
-  for (const std::string& hex : proof.path) path.push_back(HashOf(hex, "a hash of the proof's path"));
+  for (const std::string& hex : proof.path)
+    path.push_back(StoredHash<std::runtime_error>(hex, "a hash of the proof's path"));
   const act::core::merkle::ProofCheck check = act::core::merkle::CheckInclusion(
-      act::core::merkle::LeafHash(HashOf(entry.front().hash, "the entry")),
+      act::core::merkle::LeafHash(StoredHash<std::runtime_error>(entry.front().hash, "the entry")),
       static_cast<std::uint64_t>(proof.leaf_index), static_cast<std::uint64_t>(checkpoint.size), path,
-      HashOf(checkpoint.root, "the checkpoint's root"));
+      StoredHash<std::runtime_error>(checkpoint.root, "the checkpoint's root"));
   return {{"id", *id},
           {"leaf_index", proof.leaf_index},
           {"tree_size", checkpoint.size},

@@ -72,6 +72,9 @@ class LogStore {
   // tree's size): each present event's hash recomputed and compared with
   // its entry, so its cost grows with the range. In position order.
   std::vector<LogProblem> verify_log(std::int64_t from_size, std::optional<std::int64_t> to_size);
+  // The verifier keys registered for checkpoint signatures and witness
+  // cosignatures (act.log_keys), as C2SP vkey texts, by name.
+  std::vector<std::string> verifier_keys();
 
   // The Merkle log as of one moment: its reads share one snapshot.
   LogTransaction snapshot();

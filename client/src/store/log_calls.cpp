@@ -86,6 +86,14 @@ std::vector<LogProblem> LogStore::verify_log(std::int64_t from_size, std::option
   return problems;
 }
 
+std::vector<std::string> LogStore::verifier_keys() {
+  std::vector<std::string> keys;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kVerifierKeys, db::Params(),
+                           [&](const db::Row& row) { keys.emplace_back(row.text(0)); });
+  return keys;
+}
+
 LogTransaction LogStore::snapshot() { return LogTransaction(pool_, LogTransaction::Access::kSnapshot); }
 
 LogTransaction LogStore::transaction() { return LogTransaction(pool_, LogTransaction::Access::kWrite); }

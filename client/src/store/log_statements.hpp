@@ -30,6 +30,10 @@ inline constexpr db::Statement kCheckpointsBelow{
     "SELECT c.size, encode(c.root, 'hex'), c.note, (extract(epoch FROM c.created) * 1000000)::bigint "
     "FROM act.checkpoints c WHERE c.size < $1 ORDER BY c.size DESC LIMIT $2"};
 
+// act.log_keys is readable by act_reader; no SQL function lists it.
+inline constexpr db::Statement kVerifierKeys{"act_verifier_keys", "act.log_keys",
+                                             "SELECT k.vkey FROM act.log_keys k ORDER BY k.name, k.vkey"};
+
 inline constexpr db::Statement kVerifyLog{
     "act_verify_log", "act.verify_log",
     "SELECT v.position, v.id, v.problem FROM " ACT_CALL_VERIFY_LOG " v ORDER BY v.position"};

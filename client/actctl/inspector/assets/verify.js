@@ -43,15 +43,29 @@ async function inclusion(id) {
     verdict("proof-server", proof.server.holds, proof.server.holds ? "server: holds" : `server: does not hold (${proof.server.problem})`),
     verdict("proof-browser", here, here ? "browser: holds" : "browser: does not hold"));
 }
+// A checkpoint's signature lines: the log's signature and each witness's
+// cosignature, with the time the witness gave and the server's check against
+// the key registered for it (act.log_keys).
+const signatureVerdicts = { true: ["ok", "verifies"], false: ["bad", "does not verify"], null: ["muted", "key not registered"] };
+function signatures(lines) {
+  if (!lines.length) return el("span", { class: "muted" }, "unsigned");
+  return el("ul", { class: "signatures" }, ...lines.map((line) => {
+    const [tone, verdict] = signatureVerdicts[line.valid];
+    return el("li", { class: "signature", "data-kind": line.kind, "data-name": line.name },
+      `${line.kind === "cosignature" ? "witness" : line.kind} ${line.name} (key ${line.key_id})`,
+      line.time ? `, cosigned ${line.time}` : "", ": ", el("span", { class: tone }, verdict));
+  }));
+}
 inspector.views.verify = async (target) => {
   const form = filterForm([["from", "from entry", "number", "0"], ["to", "to entry", "number", "tree size"]]);
   show(target, el("h1", {}, "Verification"), el("p", { class: "muted" }, "Loading…"));
   try {
     const [kept, check] = await Promise.all([api("/api/verify"), api("/api/verify/log", new URLSearchParams(location.search))]);
     const checkpoints = kept.checkpoints.length
-      ? table(["tree size", "created", "signed note"], kept.checkpoints.map((c) => [String(c.size), c.created,
-        el("details", {}, el("summary", {}, c.note.split("\n")[0]), el("pre", {}, c.note))]), [0])
+      ? table(["tree size", "created", "signatures", "signed note"], kept.checkpoints.map((c) => [String(c.size), c.created,
+        signatures(c.signatures), el("details", {}, el("summary", {}, c.note.split("\n")[0]), el("pre", {}, c.note))]), [0])
       : el("p", { class: "muted" }, "No checkpoint kept yet (act.checkpoint()).");
+    checkpoints.id = "checkpoints";
     const verdict = check.problems.length
       ? el("p", { class: "bad", id: "verdict" }, `${check.problems.length} problems in entries ${check.from} to ${check.to}`)
       : el("p", { class: "ok", id: "verdict" }, `Entries ${check.from} to ${check.to} verify`);
