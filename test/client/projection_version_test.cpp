@@ -217,6 +217,7 @@ TEST_F(ProjectionVersionTest, SideEffectsRunOnlyForTheCurrentVersionOncePerEvent
   std::set<std::int64_t> all(first.ids.begin(), first.ids.end());
   all.insert(second.ids.begin(), second.ids.end());
   EXPECT_EQ(all.size(), first.size() + second.size());  // no event's side effect ran twice
+  ASSERT_FALSE(second.ids.empty());
   EXPECT_GT(*second.ids.begin(), before);
 }
 
@@ -241,6 +242,7 @@ TEST_F(ProjectionVersionTest, SwitchRunsTheSideEffectsTheOldVersionHadNotReached
   EXPECT_EQ(first.size(), 3u);
   EXPECT_EQ(switched.side_effects_run, 2);  // the two events version 1 had not reached
   EXPECT_EQ(second.size(), 2u);
+  ASSERT_FALSE(second.ids.empty());
   EXPECT_GT(*second.ids.begin(), last);
 }
 
