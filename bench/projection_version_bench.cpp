@@ -25,16 +25,18 @@ void from_json(const nlohmann::json& json, Ticked& ticked) { ticked.n = json.at(
 
 constexpr int kStreams = 1000;
 
-act::Projection version(const std::string& name, const std::string& table, std::int32_t number, const std::string& lane) {
-  auto builder = act::projection(name)
-                     .source("^" + name + "-")
-                     .lane(lane)
-                     .setup([table](act::Sql& sql) {
-                       sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (event_id bigint PRIMARY KEY, stream text NOT NULL)");
-                     })
-                     .on<Ticked>("Ticked", [table](const Ticked&, const act::Committed& event, act::Sql& sql) {
-                       sql.exec("INSERT INTO " + table + " VALUES ($1, $2)", {event.id, event.stream});
-                     });
+act::Projection version(const std::string& name, const std::string& table, std::int32_t number,
+                        const std::string& lane) {
+  auto builder =
+      act::projection(name)
+          .source("^" + name + "-")
+          .lane(lane)
+          .setup([table](act::Sql& sql) {
+            sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (event_id bigint PRIMARY KEY, stream text NOT NULL)");
+          })
+          .on<Ticked>("Ticked", [table](const Ticked&, const act::Committed& event, act::Sql& sql) {
+            sql.exec("INSERT INTO " + table + " VALUES ($1, $2)", {event.id, event.stream});
+          });
   if (number != 1) builder = std::move(builder).version(number);
   return std::move(builder).build();
 }
@@ -68,10 +70,16 @@ int main(int argc, char** argv) try {
   const auto started = bench::Clock::now();
   const act::SwitchResult switched = app.switch_projection(v2);
   const double seconds = bench::milliseconds_since(started) / 1000;
-  nlohmann::json fields{{"p50_ms", seconds * 1000}, {"p95_ms", seconds * 1000}, {"ops_per_s", per_stream * kStreams / seconds},
-                        {"ops", "events applied by the new version"}, {"latency_of", "build from the log start + switch"},
-                        {"events", per_stream * kStreams}, {"streams", kStreams}, {"seconds", seconds},
-                        {"switched", switched.switched}, {"lag_at_switch", switched.lag}};
+  nlohmann::json fields{{"p50_ms", seconds * 1000},
+                        {"p95_ms", seconds * 1000},
+                        {"ops_per_s", per_stream * kStreams / seconds},
+                        {"ops", "events applied by the new version"},
+                        {"latency_of", "build from the log start + switch"},
+                        {"events", per_stream * kStreams},
+                        {"streams", kStreams},
+                        {"seconds", seconds},
+                        {"switched", switched.switched},
+                        {"lag_at_switch", switched.lag}};
   bench::print_record("projection_version/build_and_switch", fields);
   return switched.switched ? 0 : 1;
 } catch (const std::exception& error) {

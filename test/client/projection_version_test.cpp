@@ -55,11 +55,11 @@ class ProjectionVersionTest : public DatabaseTest {
     const std::string table = table_;
     ProjectionBuilder builder =
         totals::kept_in(projection(name()).source("^" + prefix_ + "-").lane(lane), table)
-            .on<Incremented>("Incremented", [table, number, on_event](const Incremented& e, const Committed& event,
-                                                                       Sql& sql) {
-              if (on_event) on_event(event);
-              totals::apply(table, e.by * number, event, sql);
-            });
+            .on<Incremented>("Incremented",
+                             [table, number, on_event](const Incremented& e, const Committed& event, Sql& sql) {
+                               if (on_event) on_event(event);
+                               totals::apply(table, e.by * number, event, sql);
+                             });
     if (number != 1) builder = std::move(builder).version(number);
     if (effects != nullptr) {
       builder = std::move(builder).side_effect<Incremented>(
@@ -97,7 +97,8 @@ TEST_F(ProjectionVersionTest, NamesItsSubscriptionAndSchemaByVersion) {
   EXPECT_EQ(version(2).schema(), table_ + "_projection_v2");
   EXPECT_EQ(version(2).reads_through(), table_ + "_projection");
   EXPECT_THROW((void)projection("p").version(0), std::invalid_argument);
-  EXPECT_THROW((void)projection("p").on<Incremented>("Incremented", [](const Incremented&, const Committed&, Sql&) {})
+  EXPECT_THROW((void)projection("p")
+                   .on<Incremented>("Incremented", [](const Incremented&, const Committed&, Sql&) {})
                    .version(2)
                    .run_inline()
                    .build(),
@@ -121,9 +122,9 @@ TEST_F(ProjectionVersionTest, BuildsBesideTheCurrentVersionWhichKeepsServing) {
   EXPECT_EQ(app.projection_lag(version(2)).events, 3);  // nothing applied: it starts at the log's start
   commit(app, 2);
   app.settle();
-  EXPECT_EQ(in_schema("public"), "5/5");                      // version 1 keeps being fed
-  EXPECT_EQ(in_schema(table_ + "_projection_v2"), "10/5");    // version 2 replayed the history, in its schema
-  EXPECT_EQ(read(), "5/5");                                   // the application still reads version 1
+  EXPECT_EQ(in_schema("public"), "5/5");                    // version 1 keeps being fed
+  EXPECT_EQ(in_schema(table_ + "_projection_v2"), "10/5");  // version 2 replayed the history, in its schema
+  EXPECT_EQ(read(), "5/5");                                 // the application still reads version 1
   const ProjectionLag lag = app.projection_lag(version(2));
   EXPECT_EQ(lag.events, 0);
   EXPECT_FALSE(lag.current);
@@ -175,7 +176,8 @@ TEST_F(ProjectionVersionTest, RefusesToSwitchFurtherBehindThanAllowed) {
     try {
       auto holder = act::app(database().pool())
                         .with(counter_)
-                        .with(version(2, nullptr, [](const Committed&) { ::raise(SIGKILL); }, "slow"))
+                        .with(version(
+                            2, nullptr, [](const Committed&) { ::raise(SIGKILL); }, "slow"))
                         .lane(slow)
                         .build();
       holder.drain();
@@ -226,12 +228,8 @@ TEST_F(ProjectionVersionTest, SwitchRunsTheSideEffectsTheOldVersionHadNotReached
   Effects second;
   const Lane held{"held", 30s};
   // Version 1 in a lane this app leaves alone: it falls behind.
-  auto app = act::app(pool_)
-                 .with(counter_)
-                 .with(version(1, &first, {}, "held"))
-                 .with(version(2, &second))
-                 .lane(held)
-                 .build();
+  auto app =
+      act::app(pool_).with(counter_).with(version(1, &first, {}, "held")).with(version(2, &second)).lane(held).build();
   app.drain();
   const std::int64_t last = commit(app, 3);
   ASSERT_EQ(app.drain().handled, 6);  // one cycle: both lanes
@@ -274,12 +272,19 @@ TEST_F(ProjectionVersionTest, ReadersNeverSeeAHalfSwitchUnderConcurrentCommits) 
     // One statement: one snapshot, taken once the views it reads are locked.
     // The tables themselves, not act.query_streams, which reads in a snapshot of its own.
     const std::string check =
-        "WITH v AS (SELECT current FROM act_projection_versions WHERE name = '" + name() + "'), "
+        "WITH v AS (SELECT current FROM act_projection_versions WHERE name = '" + name() +
+        "'), "
         "w AS (SELECT s.at FROM act.subscriptions s WHERE s.stream = "
-        "CASE WHEN (SELECT current FROM v) = 1 THEN '" + name() + "' ELSE '" + name() + "@v2' END), "
+        "CASE WHEN (SELECT current FROM v) = 1 THEN '" +
+        name() + "' ELSE '" + name() +
+        "@v2' END), "
         "e AS (SELECT count(*) FILTER (WHERE id <= (SELECT at FROM w)) AS upto FROM act.events "
-        "      WHERE stream LIKE '" + prefix_ + "-%' AND name = 'Incremented'), "
-        "m AS (SELECT coalesce(sum(total), 0) AS total, coalesce(sum(events), 0) AS events FROM " + reading + ") "
+        "      WHERE stream LIKE '" +
+        prefix_ +
+        "-%' AND name = 'Incremented'), "
+        "m AS (SELECT coalesce(sum(total), 0) AS total, coalesce(sum(events), 0) AS events FROM " +
+        reading +
+        ") "
         "SELECT (SELECT current FROM v) || ' ' || m.total || ' ' || m.events || ' ' || e.upto FROM m, e";
     while (!done) {
       std::string seen;
@@ -324,9 +329,12 @@ TEST_F(ProjectionVersionTest, AKilledWorkerDuringCatchUpAppliesNoEventTwiceAndSk
       int calls = 0;
       auto doomed = act::app(database().pool())
                         .with(counter_)
-                        .with(version(2, nullptr, [&calls](const Committed&) {
-                          if (++calls == 8) ::raise(SIGKILL);
-                        }, "small"))
+                        .with(version(
+                            2, nullptr,
+                            [&calls](const Committed&) {
+                              if (++calls == 8) ::raise(SIGKILL);
+                            },
+                            "small"))
                         .lane(small)
                         .build();
       doomed.settle();

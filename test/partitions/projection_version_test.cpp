@@ -31,10 +31,13 @@ class ProjectionVersionTest : public PartitionsTest {
         projection(name_)
             .source("^" + prefix_ + "-")
             .lane(lane_.name)
-            .setup([table](Sql& sql) { sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (event_id bigint PRIMARY KEY, n int NOT NULL)"); })
-            .on<Incremented>("Incremented", [table, number](const Incremented&, const Committed& event, Sql& sql) {
-              sql.exec("INSERT INTO " + table + " VALUES ($1, $2)", {event.id, number});
+            .setup([table](Sql& sql) {
+              sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (event_id bigint PRIMARY KEY, n int NOT NULL)");
             })
+            .on<Incremented>("Incremented",
+                             [table, number](const Incremented&, const Committed& event, Sql& sql) {
+                               sql.exec("INSERT INTO " + table + " VALUES ($1, $2)", {event.id, number});
+                             })
             .side_effect<Incremented>("Incremented", [this, number](const Incremented&, ReactionContext& context) {
               const std::lock_guard lock(mutex_);
               effects_.insert({context.event().stream + "#" + std::to_string(context.event().version), number});
@@ -50,16 +53,19 @@ class ProjectionVersionTest : public PartitionsTest {
     for (std::int32_t p = 0; p < partitions(); ++p) app.do_action("increment", {stream_of(p), kBot, {}}, Increment{1});
   }
   std::string stream_of(std::int32_t partition) {
-    while (streams_.size() <= static_cast<std::size_t>(partition)) streams_.push_back(stream_in(static_cast<std::int32_t>(streams_.size()), prefix_));
+    while (streams_.size() <= static_cast<std::size_t>(partition))
+      streams_.push_back(stream_in(static_cast<std::int32_t>(streams_.size()), prefix_));
     return streams_[static_cast<std::size_t>(partition)];
   }
   // "rows/sum" read through the reading schema on partition p.
   std::string read(std::int32_t p) {
-    return sql(p, "SELECT count(*) || '/' || coalesce(sum(n), 0) FROM " + projection_reading_schema(name_) + "." + table_)[0];
+    return sql(
+        p, "SELECT count(*) || '/' || coalesce(sum(n), 0) FROM " + projection_reading_schema(name_) + "." + table_)[0];
   }
   std::size_t effects_of(std::int32_t number) {
     const std::lock_guard lock(mutex_);
-    return static_cast<std::size_t>(std::count_if(effects_.begin(), effects_.end(), [&](const auto& e) { return e.second == number; }));
+    return static_cast<std::size_t>(
+        std::count_if(effects_.begin(), effects_.end(), [&](const auto& e) { return e.second == number; }));
   }
 
   Lane lane_{unique("cpp-versions-lane")};

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "act/detail/payload.hpp"
-#include "act/event_name.hpp"
 #include "act/detail/reaction_model.hpp"
+#include "act/event_name.hpp"
 #include "act/projection_version.hpp"
 
 namespace act {
@@ -207,7 +207,8 @@ class ProjectionBuilder {
     if (options_set_)
       throw std::invalid_argument(owner + ": reaction options have no meaning, a failing handler fails the action");
     if (model_->version != 1)
-      throw std::invalid_argument(owner + ": a later version builds through a subscription of its own, so it cannot run inline");
+      throw std::invalid_argument(
+          owner + ": a later version builds through a subscription of its own, so it cannot run inline");
     if (!model_->side_effects.empty())
       throw std::invalid_argument(owner + ": side effects have no meaning, the action itself is live");
   }

@@ -39,7 +39,7 @@ struct SwitchOptions {
 
 struct SwitchResult {
   bool switched = false;
-  std::int32_t from = 1;    // the version that was current
+  std::int32_t from = 1;  // the version that was current
   std::int32_t to = 1;
   // The events the version had still to apply when the switch committed
   // (when it did not: when it last tried), summed over the partitions.

@@ -74,9 +74,8 @@ bool versioned(const Registry& registry, const detail::ProjectionModel& projecti
   if (projection.run_inline) return false;
   if (!projection.side_effects.empty()) return true;
   const auto& all = registry.projections();
-  return std::any_of(all.begin(), all.end(), [&](const auto& other) {
-    return other->name == projection.name && other->version > 1;
-  });
+  return std::any_of(all.begin(), all.end(),
+                     [&](const auto& other) { return other->name == projection.name && other->version > 1; });
 }
 
 void set_up_versions(ConnectionPool& pool, const Registry& registry) {
@@ -91,9 +90,10 @@ void set_up_versions(ConnectionPool& pool, const Registry& registry) {
     for (const auto& [name, versions] : by_name) {
       const auto lowest = std::min_element(versions.begin(), versions.end(),
                                            [](const auto* a, const auto* b) { return a->version < b->version; });
-      sql.exec("INSERT INTO act_projection_versions (name, current, side_effects_at) "
-               "VALUES ($1, $2, act.max_event_id()) ON CONFLICT (name) DO NOTHING",
-               {name, (*lowest)->version});
+      sql.exec(
+          "INSERT INTO act_projection_versions (name, current, side_effects_at) "
+          "VALUES ($1, $2, act.max_event_id()) ON CONFLICT (name) DO NOTHING",
+          {name, (*lowest)->version});
       const auto current = static_cast<std::int32_t>(
           sql.exec("SELECT current FROM act_projection_versions WHERE name = $1", {name}).front().int64(0));
       std::vector<std::string> shown;
@@ -112,7 +112,8 @@ Gate pass_gate(db::Session& session, const detail::ProjectionModel& projection, 
   Gate gate;
   // The handlers ran in the version's schema; the table is where set-up made it.
   if (!projection.schema.empty()) session.exec("SET LOCAL search_path TO DEFAULT", db::Params(), {});
-  session.exec(kPassGate, db::Params().text(std::string_view(projection.name)).number(projection.version).number(applied_to),
+  session.exec(kPassGate,
+               db::Params().text(std::string_view(projection.name)).number(projection.version).number(applied_to),
                [&](const db::Row& row) {
                  gate.live = row.int32(0) == projection.version;
                  gate.after = row.int64(1);
@@ -130,7 +131,8 @@ std::optional<std::int32_t> current_version(ConnectionPool& pool, const std::str
   return current;
 }
 
-ProjectionLag lag_of(ConnectionPool& pool, const detail::ProjectionModel& version, const std::vector<std::string>& names) {
+ProjectionLag lag_of(ConnectionPool& pool, const detail::ProjectionModel& version,
+                     const std::vector<std::string>& names) {
   ProjectionLag lag;
   lag.name = version.name;
   lag.version = version.version;
@@ -152,8 +154,8 @@ SwitchStep switch_to(ConnectionPool& pool, const detail::ProjectionModel& versio
   db::Session& session = connection.session();
   db::Transaction transaction(session);
   Sql sql(session);
-  const SqlResult row =
-      sql.exec("SELECT current, side_effects_at FROM act_projection_versions WHERE name = $1 FOR UPDATE", {version.name});
+  const SqlResult row = sql.exec(
+      "SELECT current, side_effects_at FROM act_projection_versions WHERE name = $1 FOR UPDATE", {version.name});
   if (row.empty())
     throw std::logic_error("projection " + version.name +
                            " has no versions yet: declare its later version in the app and start it (or drain) first");
@@ -169,9 +171,10 @@ SwitchStep switch_to(ConnectionPool& pool, const detail::ProjectionModel& versio
   const std::vector<std::string> shown =
       version.schema.empty() ? shown_relations(sql, version.name) : relations_of(sql, version.schema);
   show_version(sql, version.name, version.version, shown, true);
-  sql.exec("UPDATE act_projection_versions SET current = $2, side_effects_at = greatest(side_effects_at, $3::bigint), "
-           "switched_at = now() WHERE name = $1",
-           {version.name, version.version, subscription.at});
+  sql.exec(
+      "UPDATE act_projection_versions SET current = $2, side_effects_at = greatest(side_effects_at, $3::bigint), "
+      "switched_at = now() WHERE name = $1",
+      {version.name, version.version, subscription.at});
   if (!version.side_effects.empty() && subscription.at > side_effects_at) {
     each_event(session, version, names, side_effects_at, subscription.at, [&](std::vector<Committed>& page) {
       for (Committed& event : page) {

@@ -41,7 +41,8 @@ Gate pass_gate(db::Session& session, const detail::ProjectionModel& projection, 
 // The current version of name; nullopt when no app declared a later version or a side effect of it here.
 std::optional<std::int32_t> current_version(ConnectionPool& pool, const std::string& name);
 
-ProjectionLag lag_of(ConnectionPool& pool, const detail::ProjectionModel& version, const std::vector<std::string>& names);
+ProjectionLag lag_of(ConnectionPool& pool, const detail::ProjectionModel& version,
+                     const std::vector<std::string>& names);
 
 // One partition's switch, in one transaction: the version becomes current
 // when it has at most max_lag events still to apply; the views move and the

@@ -56,7 +56,8 @@ std::vector<std::string> relations_of(Sql& sql, const std::string& schema) {
 }
 
 std::vector<std::string> shown_relations(Sql& sql, const std::string& name) {
-  return names_in(sql, "SELECT viewname FROM pg_views WHERE schemaname = $1 ORDER BY 1", projection_reading_schema(name));
+  return names_in(sql, "SELECT viewname FROM pg_views WHERE schemaname = $1 ORDER BY 1",
+                  projection_reading_schema(name));
 }
 
 void show_version(Sql& sql, const std::string& name, std::int32_t current, const std::vector<std::string>& shown,
@@ -64,7 +65,8 @@ void show_version(Sql& sql, const std::string& name, std::int32_t current, const
   const std::string reading = projection_reading_schema(name);
   sql.exec("CREATE SCHEMA IF NOT EXISTS " + quoted(reading));
   if (replace) {
-    for (const std::string& view : shown_relations(sql, name)) sql.exec("DROP VIEW " + quoted(reading) + "." + quoted(view));
+    for (const std::string& view : shown_relations(sql, name))
+      sql.exec("DROP VIEW " + quoted(reading) + "." + quoted(view));
   }
   for (const std::string& relation : shown) {
     const std::string view = quoted(reading) + "." + quoted(relation);
@@ -83,7 +85,8 @@ void drop_built(Sql& sql, const std::string& name, std::int32_t version) {
   for (const std::string& relation : shown_relations(sql, name)) {
     const std::optional<std::string> built = first_version_relation(sql, relation);
     if (!built) continue;
-    const bool is_view = sql.exec("SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", {*built}).front().text(0) == "v";
+    const bool is_view =
+        sql.exec("SELECT relkind FROM pg_class WHERE oid = to_regclass($1)", {*built}).front().text(0) == "v";
     sql.exec(std::string(is_view ? "DROP VIEW " : "DROP TABLE ") + *built + " CASCADE");
   }
 }

@@ -12,12 +12,12 @@
 
 #include "act/drain.hpp"
 #include "act/projection.hpp"
+#include "act/projection_version.hpp"
 #include "partitions/read_models.hpp"
 #include "react/app_port.hpp"
 #include "react/correlator.hpp"
 #include "react/foreign_targets.hpp"
 #include "react/lane_controller.hpp"
-#include "act/projection_version.hpp"
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
 #include "react/signal.hpp"

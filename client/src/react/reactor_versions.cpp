@@ -68,8 +68,10 @@ SwitchResult Reactor::switch_to(const detail::ProjectionModel& version, const Sw
     }
     if (step.from != model.version)
       app_.observers().log(LogLevel::kInfo, "projection version switched",
-                           {{"projection", model.name}, {"from", std::to_string(step.from)},
-                            {"to", std::to_string(model.version)}, {"lag", std::to_string(step.lag)}});
+                           {{"projection", model.name},
+                            {"from", std::to_string(step.from)},
+                            {"to", std::to_string(model.version)},
+                            {"lag", std::to_string(step.lag)}});
     return result;
   }
   return result;

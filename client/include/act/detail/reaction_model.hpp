@@ -27,7 +27,7 @@ struct ReactionModel {
 };
 
 struct ProjectionModel {
-  Route route;  // always a fixed target: its version's subscription (projection_version_target)
+  Route route;               // always a fixed target: its version's subscription (projection_version_target)
   std::string name;          // the projection's name, the same in every version
   std::int32_t version = 1;  // 1: builds where its setup says, as before versions existed
   // Where a later version builds: its setup, truncate and handlers run with
