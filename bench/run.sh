@@ -17,8 +17,8 @@ source scripts/throwaway-cluster.sh
 # The suites a mode changes run in both; stats, claim, verify and tiles read the same way in either.
 suites_for() {
   case "$1" in
-    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction standby import dcb act ;;
-    concurrent) echo commit read ack wide contention merkle drain wait client reaction standby partitions import dcb act inspector audit ;;
+    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction versions standby import dcb act ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction versions standby partitions import dcb act inspector audit ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}

@@ -265,6 +265,31 @@ class App {
   // declarations; each reads a bounded sample. It only reads.
   std::vector<AuditFinding> audit(const AuditOptions& options = {});
 
+  // Projection versions (docs/reactions.md, "A new projection version"),
+  // for projections this app drains (std::invalid_argument otherwise). On a
+  // partition set each partition has its own versions of the read model:
+  // figures are summed, and each partition switches in its own transaction.
+  // How far the version is behind the live position.
+  ProjectionLag projection_lag(const Projection& version);
+  // Drains the version on this thread up to the live position, then makes it
+  // current in one transaction that checks it has at most max_lag events
+  // still to apply, replaces the views of the reading schema
+  // (Projection::reads_through) with views of its relations and records the
+  // switch; again while commits keep it behind. The old version is kept, and
+  // fed while an app declares it. Side effects the old version had not run
+  // for events the new one applied while catching up are run here, after
+  // the commit. std::logic_error when the version has no subscription or
+  // the name no versions yet (start the reactions, or drain, first).
+  SwitchResult switch_projection(const Projection& version, const SwitchOptions& options = {});
+  // The current version of the projection (partition 0's on a partition
+  // set): 1 when no version after the first nor any side effect was declared.
+  std::int32_t current_projection_version(std::string_view name);
+  // Drops what the version built (its schema; for version 1, the relations
+  // of the names the reading schema shows) and stops its subscription for
+  // good, on every partition. std::logic_error when it is current or this
+  // app still drains it.
+  void drop_projection_version(std::string_view name, std::int32_t version);
+
   // The application's own SQL in one transaction on a pooled connection of
   // the single database (std::logic_error on a partition set).
   void transact(const std::function<void(Sql&)>& work);

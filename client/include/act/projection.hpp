@@ -15,6 +15,7 @@
 // .run_inline() makes it an inline projection: the app's own actions apply
 // it in the transaction of their commit, so its read model never lags
 // (docs/reactions.md, "Inline projections").
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -23,15 +24,23 @@
 #include <vector>
 
 #include "act/detail/payload.hpp"
-#include "act/event_name.hpp"
 #include "act/detail/reaction_model.hpp"
+#include "act/event_name.hpp"
+#include "act/projection_version.hpp"
 
 namespace act {
 
 class Projection {
  public:
   explicit Projection(std::shared_ptr<const detail::ProjectionModel> model) : model_(std::move(model)) {}
+  // Its version's subscription (projection_version_target).
   const std::string& target() const noexcept { return model_->route.target; }
+  const std::string& name() const noexcept { return model_->name; }
+  std::int32_t version() const noexcept { return model_->version; }
+  // Where this version builds: empty for version 1 (its setup's own tables).
+  const std::string& schema() const noexcept { return model_->schema; }
+  // Where the application reads whichever version is current (App::switch_projection).
+  std::string reads_through() const { return projection_reading_schema(model_->name); }
   const std::shared_ptr<const detail::ProjectionModel>& model() const noexcept { return model_; }
 
  private:
@@ -42,6 +51,7 @@ class ProjectionBuilder {
  public:
   explicit ProjectionBuilder(std::string target) : model_(std::make_shared<detail::ProjectionModel>()) {
     if (target.empty()) throw std::invalid_argument("projection(): the target must not be empty");
+    model_->name = target;
     model_->route.target = std::move(target);
     model_->options.max_retries = 3;
   }
@@ -69,6 +79,43 @@ class ProjectionBuilder {
   ProjectionBuilder options(ReactionOptions options) && {
     model_->options = std::move(options);
     options_set_ = true;
+    return std::move(*this);
+  }
+
+  // A later version (docs/reactions.md, "A new projection version"): its
+  // own subscription, so it replays the log from the start beside the
+  // current version, and its own schema (Projection::schema()): its setup,
+  // truncate and handlers run with only that schema on the search_path, so
+  // an unqualified table name is this version's, never the current one's.
+  // No version() is version 1, which builds where its setup says.
+  ProjectionBuilder version(std::int32_t version) && {
+    if (version < 1) throw std::invalid_argument("projection " + model_->name + ": version must be 1 or more");
+    model_->version = version;
+    model_->route.target = projection_version_target(model_->name, version);
+    model_->schema = version == 1 ? std::string() : projection_version_schema(model_->name, version);
+    return std::move(*this);
+  }
+
+  // effect(const E&, ReactionContext&): what handling event_name does
+  // besides the read model (an action through the context, an outside
+  // call). Called after the transaction that applied the event committed,
+  // once per event (a crash in between loses it: at most once), and only by
+  // the current version: a version catching up never runs it, and after a
+  // switch the new version runs it only for events the old one had not
+  // reached (Marten's GateSideEffectsBehindPriorVersion). A throw is logged.
+  template <class E, class F>
+  ProjectionBuilder side_effect(std::string event_name, F effect) && {
+    static_assert(std::is_invocable_v<F&, const E&, ReactionContext&>,
+                  "side_effect<E>(): effect(const E&, ReactionContext&)");
+    if (event_name.empty()) throw std::invalid_argument("projection side_effect(): the event name must not be empty");
+    const bool added =
+        model_->side_effects
+            .emplace(event_name,
+                     [effect = std::move(effect)](const Committed& event, ReactionContext& context) mutable {
+                       effect(detail::parse_payload<E>(event.data, event.name), context);
+                     })
+            .second;
+    if (!added) throw std::invalid_argument("projection " + model_->name + " has two side effects for " + event_name);
     return std::move(*this);
   }
 
@@ -134,6 +181,11 @@ class ProjectionBuilder {
         throw std::invalid_argument("projection " + model_->route.target + ": event " + name +
                                     " has no handler and there is no batch handler");
     }
+    for (const auto& [name, effect] : model_->side_effects) {
+      if (!model_->handlers.contains(name))
+        throw std::invalid_argument("projection " + model_->route.target + ": a side effect of " + name +
+                                    ", an event it does not handle");
+    }
     if (model_->run_inline) check_inline();
     return Projection(std::move(model_));
   }
@@ -154,6 +206,11 @@ class ProjectionBuilder {
       throw std::invalid_argument(owner + ": a priority has no meaning, it runs in the committing transaction");
     if (options_set_)
       throw std::invalid_argument(owner + ": reaction options have no meaning, a failing handler fails the action");
+    if (model_->version != 1)
+      throw std::invalid_argument(
+          owner + ": a later version builds through a subscription of its own, so it cannot run inline");
+    if (!model_->side_effects.empty())
+      throw std::invalid_argument(owner + ": side effects have no meaning, the action itself is live");
   }
 
   std::shared_ptr<detail::ProjectionModel> model_;

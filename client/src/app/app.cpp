@@ -164,6 +164,9 @@ AppBuilder AppBuilder::with(const Projection& projection) && {
 
 AppBuilder AppBuilder::with(const Projection& projection, std::shared_ptr<ConnectionPool> read_model) && {
   if (!read_model) throw std::invalid_argument("with(" + projection.target() + "): no read model pool");
+  if (projection.version() != 1 || !projection.model()->side_effects.empty())
+    throw std::invalid_argument("with(" + projection.target() +
+                                ", read_model): a read model over all partitions has no versions or side effects");
   read_models_.emplace_back(projection.model(), std::move(read_model));
   return std::move(*this);
 }

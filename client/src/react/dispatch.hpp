@@ -34,9 +34,15 @@ Outcome dispatch_reactions(AppPort& app, const Lease& lease, const std::vector<P
 // transaction. A failing per-event handler keeps the events before it (they
 // are applied again in a fresh transaction, and the failed attempt counts
 // against the budget); a failing batch keeps nothing. lease_time: the lane's,
-// which spaces retries when the projection has no backoff.
-Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
+// which spaces retries when the projection has no backoff. Its side effects
+// run after the commit, when this version is the current one.
+// Calls the projection's side effect of the event; a failure is logged, not
+// retried (the read model has the event already): false.
+bool run_side_effect(AppPort& app, const detail::ProjectionModel& projection, const Committed& event,
+                     const std::atomic<bool>& stopping);
+
+Outcome dispatch_projection(AppPort& app, const detail::ProjectionModel& projection, const Lease& lease,
                             const std::vector<Committed>& events, std::int64_t fetched_to,
-                            std::chrono::milliseconds lease_time);
+                            std::chrono::milliseconds lease_time, const std::atomic<bool>& stopping);
 
 }  // namespace act::react

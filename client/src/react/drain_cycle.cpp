@@ -132,8 +132,8 @@ Outcome handle(CycleDeps& deps, const Lane& lane, const Lease& lease, const Hand
   if (const detail::ProjectionModel* projection = deps.registry.projection_for(lease.stream)) {
     if (events.empty()) return moved_to(fetched_to);
     const std::vector<Committed> view = deps.registry.personal_view(handed.as_stored(), projection->discloses_pii);
-    return dispatch_projection(deps.app.store().pool(), *projection, lease, view.empty() ? events : view, fetched_to,
-                               lane.lease);
+    return dispatch_projection(deps.app, *projection, lease, view.empty() ? events : view, fetched_to, lane.lease,
+                               deps.stopping);
   }
   std::vector<Payload> payloads = payloads_for(deps.registry, lease, events);
   Views views;  // outlives the dispatch: payloads point into it

@@ -7,6 +7,7 @@
 
 #include "act/errors.hpp"
 #include "act/subscriptions.hpp"
+#include "react/projection_views.hpp"
 #include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
@@ -16,11 +17,13 @@ void run_handlers(const detail::ProjectionModel& projection, const std::vector<C
                   db::Session& session, SqlQueue& queue, std::size_t& position) {
   if (projection.batch) {
     Sql sql(session);
+    enter_schema(sql, projection);
     projection.batch(events, sql);
     return;
   }
   // Queued: the statements travel pipelined, not one round trip per event.
   Sql sql(session, queue);
+  enter_schema(sql, projection);
   for (position = 0; position < count; ++position) {
     const Committed& event = events[position];
     queue.at_event(position);

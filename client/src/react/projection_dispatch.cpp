@@ -4,8 +4,10 @@
 
 #include "act/errors.hpp"
 #include "db/transaction.hpp"
+#include "observe/observers.hpp"
 #include "react/dispatch.hpp"
 #include "react/projection_apply.hpp"
+#include "react/projection_versions.hpp"
 #include "store/reaction_calls.hpp"
 
 namespace act::react {
@@ -16,6 +18,7 @@ struct Attempt {
   std::string error;
   bool retryable = true;
   bool lost = false;  // the lease had passed on: everything was rolled back
+  std::vector<const Committed*> side_effects;  // committed, and this version is current: theirs to run
 };
 
 // Records the applied events on the row, in the writes' transaction; false:
@@ -31,15 +34,23 @@ Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& pr
   ConnectionPool::Lease connection = pool.acquire();
   db::Transaction transaction(connection.session());
   if (const std::optional<HandlerFailure> failure = apply_handlers(projection, events, count, connection.session())) {
-    attempt = Attempt{failure->at, failure->error, failure->retryable, false};
+    attempt = Attempt{failure->at, failure->error, failure->retryable, false, {}};
     return attempt;  // rolled back by the transaction's destructor
   }
+  Gate gate;
+  if (!projection.side_effects.empty() && count > 0)
+    gate = pass_gate(connection.session(), projection, events[count - 1].id);
   if (!settle(connection.session())) {
     // Another worker holds the stream now: it applies these events itself.
     attempt.lost = true;
     return attempt;
   }
   transaction.commit();
+  if (!gate.live) return attempt;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (events[i].id > gate.after && projection.side_effects.contains(events[i].name))
+      attempt.side_effects.push_back(&events[i]);
+  }
   return attempt;
 }
 
@@ -79,13 +90,37 @@ Outcome applied(std::int32_t handled, std::int64_t at, bool lost) {
   return outcome;
 }
 
+// After the commit, so a version never acts on writes that did not land.
+void run_side_effects(AppPort& app, const detail::ProjectionModel& projection, const Attempt& attempt,
+                      const std::atomic<bool>& stopping) {
+  for (const Committed* event : attempt.side_effects) (void)run_side_effect(app, projection, *event, stopping);
+}
+
 }  // namespace
 
-Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel& projection, const Lease& lease,
+bool run_side_effect(AppPort& app, const detail::ProjectionModel& projection, const Committed& event,
+                     const std::atomic<bool>& stopping) {
+  std::string error = "a side effect threw a non-exception";
+  try {
+    ReactionContext context(app, event, projection.route.target, stopping);
+    projection.side_effects.find(event.name)->second(event, context);
+    return true;
+  } catch (const std::exception& thrown) {
+    error = thrown.what();
+  } catch (...) {
+  }
+  app.observers().log(LogLevel::kError, "a projection's side effect failed",
+                      {{"target", projection.route.target}, {"event", std::to_string(event.id)}, {"error", error}});
+  return false;
+}
+
+Outcome dispatch_projection(AppPort& app, const detail::ProjectionModel& projection, const Lease& lease,
                             const std::vector<Committed>& events, std::int64_t fetched_to,
-                            std::chrono::milliseconds lease_time) {
+                            std::chrono::milliseconds lease_time, const std::atomic<bool>& stopping) {
+  ConnectionPool& pool = app.store().pool();
   try {
     const Attempt all = apply_and_settle(pool, projection, events, events.size(), acknowledge(lease, fetched_to));
+    run_side_effects(app, projection, all, stopping);
     if (all.failed_at == events.size()) return applied(static_cast<std::int32_t>(events.size()), fetched_to, all.lost);
 
     const Committed& failing = events[all.failed_at];
@@ -95,6 +130,7 @@ Outcome dispatch_projection(ConnectionPool& pool, const detail::ProjectionModel&
                                      all.error, all.retryable, &failing, projection.route.target);
       const Attempt prefix = apply_and_settle(pool, projection, events, all.failed_at,
                                               keep_prefix(lease, prefix_end, verdict, lease_time));
+      run_side_effects(app, projection, prefix, stopping);
       if (prefix.failed_at == all.failed_at) {
         Outcome outcome = applied(static_cast<std::int32_t>(all.failed_at), prefix_end, prefix.lost);
         outcome.error = all.error;

@@ -10,6 +10,8 @@
 #include "random_uuid.hpp"
 #include "react/inline_rebuild.hpp"
 #include "react/projection_apply.hpp"
+#include "react/projection_versions.hpp"
+#include "react/projection_views.hpp"
 #include "react/waker.hpp"
 #include "store/reaction_calls.hpp"
 
@@ -80,12 +82,15 @@ void Reactor::initialize() {
   const std::lock_guard lock(initialize_mutex_);
   if (initialized_) return;
   for (const auto& projection : registry_->projections()) {
-    if (!projection->setup) continue;
+    if (!projection->setup && projection->schema.empty()) continue;
     db::transact(app_.store().pool(), [&](Sql& sql) {
       sql.exec(kSerializeSetUp);
-      projection->setup(sql);
+      create_schema(sql, *projection);
+      enter_schema(sql, *projection);
+      if (projection->setup) projection->setup(sql);
     });
   }
+  set_up_versions(app_.store().pool(), *registry_);
   // On a partition set, a row whose literal source is another partition's is that partition's.
   const std::vector<SubscriptionSpec> fixed = app_.hosted(registry_->static_subscriptions());
   if (!fixed.empty()) {
@@ -333,6 +338,7 @@ RebuildProgress Reactor::rebuild(const detail::ProjectionModel& projection,
   if (projection.run_inline) return rebuild_inline(app_.store().pool(), *registry_, projection, on_progress);
   const std::string& target = projection.route.target;
   db::transact(app_.store().pool(), [&](Sql& sql) {
+    enter_schema(sql, projection);
     if (projection.truncate) projection.truncate(sql);
     sql.exec("SELECT act.reset($1::jsonb)", {nlohmann::json::array({target})});
   });

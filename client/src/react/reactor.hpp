@@ -12,6 +12,7 @@
 
 #include "act/drain.hpp"
 #include "act/projection.hpp"
+#include "act/projection_version.hpp"
 #include "partitions/read_models.hpp"
 #include "react/app_port.hpp"
 #include "react/correlator.hpp"
@@ -61,6 +62,16 @@ class Reactor {
   // Wakes every worker (after an unblock or a reset made streams claimable).
   void wake_all();
 
+  // Projection versions on this partition (reactor_versions.cpp,
+  // react/projection_versions.hpp). std::invalid_argument for a version
+  // this app does not drain.
+  ProjectionLag lag(const detail::ProjectionModel& version);
+  // Drains the version up to the live position, then tries the switch; again
+  // while commits keep it further behind than options.max_lag.
+  SwitchResult switch_to(const detail::ProjectionModel& version, const SwitchOptions& options);
+  void drop_version(const std::string& name, std::int32_t version);
+  std::optional<std::int32_t> current_version(const std::string& name);
+
  private:
   struct LaneSlot {
     explicit LaneSlot(Lane lane) : controller(std::move(lane)) {}
@@ -74,6 +85,9 @@ class Reactor {
   // lacks event names this app delivers to it.
   void reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored);
   LaneSlot& slot_for(const std::string& lane);
+  const detail::ProjectionModel& drained(const detail::ProjectionModel& version) const;
+  // Drains the projection's lane on this thread until its watermark reaches `until` or it is blocked.
+  void drain_until(const detail::ProjectionModel& projection, std::int64_t until);
   // Nothing to run: no reaction, projection or read model over all partitions.
   bool idle() const noexcept { return registry_->empty() && read_models_.empty(); }
   // A worker thread for the lane: this app's rows or a read model over all partitions there.
