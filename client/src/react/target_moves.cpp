@@ -38,8 +38,9 @@ bool take_over_former(AppPort& app, const SubscriptionSpec& spec, const std::str
 // watermark and its name, in one transaction.
 void change_source(AppPort& app, const SubscriptionSpec& spec, const Subscription& row) {
   SubscriptionSpec successor = spec;
-  // A name no target uses, for the moment between the subscribe and the take-over.
-  successor.stream = spec.stream + "#moving-" + detail::random_uuid();
+  // A name no target uses, short whatever the target's length; it lives only
+  // inside the transaction of the subscribe and the take-over.
+  successor.stream = "__moving__:" + detail::random_uuid();
   const TakenOver moved = app.store().take_over(successor, spec.stream, true);
   app.observers().log(LogLevel::kInfo,
                       "reaction source moved; events of the new source after the watermark are handled, "
