@@ -223,6 +223,48 @@ TEST_F(ReactionMovesTest, ASourceWidenedThenNarrowedHandlesTheNewSourceAfterTheW
   EXPECT_EQ(store_->query_streams(StreamFilter::exactly(target)).size(), 1U) << "one row, under the target's name";
 }
 
+TEST_F(ReactionMovesTest, AFormerNameThatCannotBeRightIsRefusedAtBuild) {
+  const auto noop = [](const Incremented&, ReactionContext&) {};
+  EXPECT_THROW(app(pool_).with(counter_).on<Incremented>("Incremented").renamed_from("old"), std::invalid_argument)
+      << "a target computed per event has no former row";
+  EXPECT_THROW(app(pool_).with(counter_).on<Incremented>("Incremented").to("audit").renamed_from(""),
+               std::invalid_argument);
+  EXPECT_THROW(app(pool_)
+                   .with(counter_)
+                   .on<Incremented>("Incremented")
+                   .to("audit")
+                   .renamed_from("audit")
+                   .handle("a", noop)
+                   .build(),
+               std::invalid_argument)
+      << "renamed from itself";
+  const auto two_routes = [&](const Route& first, const Route& second) {
+    return app(pool_)
+        .with(counter_)
+        .on<Incremented>("Incremented")
+        .to(first)
+        .handle("a", noop)
+        .on<Incremented>("Incremented")
+        .to(second)
+        .handle("b", noop)
+        .build();
+  };
+  Route renamed{"audit"};
+  renamed.renamed_from = "old";
+  EXPECT_THROW(two_routes(renamed, Route{"old"}), std::invalid_argument)
+      << "the former name is still a target of this app";
+  Route renamed_otherwise{"audit"};
+  renamed_otherwise.renamed_from = "older";
+  EXPECT_THROW(two_routes(renamed, renamed_otherwise), std::invalid_argument) << "two former names for one target";
+  EXPECT_THROW(act::projection("totals")
+                   .renamed_from("old")
+                   .on<Incremented>("Incremented", [](const Incremented&, const Committed&, Sql&) {})
+                   .run_inline()
+                   .build(),
+               std::invalid_argument)
+      << "an inline projection has no row";
+}
+
 // A projection renamed after a worker of the first version was killed in the
 // middle of a batch: the killed transaction left nothing, the retry the first
 // version scheduled moves with the watermark, and every event is applied
