@@ -22,6 +22,9 @@
 -- - act.commit and act.version pin search_path, as every owner-rights function.
 -- - act.status().expired_leases and pg_act_expired_leases count no blocked
 --   row (a blocked row keeps the lease it was blocked under).
+-- - act.take_over(successor, former, keep_name): a subscription takes over
+--   another's watermark, so a reaction target renamed or read from another
+--   source goes on from where it stopped (docs/reactions.md).
 -- - Tags and consistency boundaries (docs/dcb.md): events carry tags (the
 --   table act.event_tags; a tagged event hashes in encoding version 2),
 --   act.read(query, after, limit) and act.append(events, condition, meta).
@@ -60,6 +63,9 @@ DROP FUNCTION act.status();
 -- include: api/add_checkpoint_signature.sql
 
 -- include: api/release.sql
+
+-- A subscription taking over another's watermark (new).
+-- include: api/take_over.sql
 
 -- act.claim_events with a byte budget: the old signature goes, calls by name
 -- or position with the old arguments reach the new one through its default.

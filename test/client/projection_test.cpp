@@ -265,11 +265,7 @@ TEST_F(ProjectionTest, AConnectionKilledMidTransactionAppliesNothingTwice) {
                  .with(counter_)
                  .with(per_event([&](const Committed& event, Sql& sql) {
                    if (event.data.at("by") != 2 || killed.exchange(true)) return;
-                   // Write, then lose the connection before the transaction commits.
-                   sql.exec("INSERT INTO " + table_ + "_applied VALUES (-1)");
-                   const std::string pid = sql.exec("SELECT pg_backend_pid()").front().text(0);
-                   database().sql("SELECT pg_terminate_backend(" + pid + ")");
-                   sql.exec("SELECT 1");  // fails: the server ended the session
+                   totals::kill_mid_transaction(table_, sql, database());
                  }))
                  .build();
   app.drain();

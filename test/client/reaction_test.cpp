@@ -124,23 +124,6 @@ TEST_F(ReactionTest, ANewVersionWidensAFixedTargetToTheEventsItAdds) {
             1);
 }
 
-// A row made from another source would read other streams: that still refuses to start.
-TEST_F(ReactionTest, AnAppRefusesAFixedTargetRegisteredFromAnotherSource) {
-  const std::string target = stream("audit");
-  const auto routed_from = [&](const std::string& source) {
-    return act::app(pool_)
-        .with(counter_)
-        .on<Incremented>("Incremented")
-        .to(Route{target, source})
-        .handle("audit", [](const Incremented&, ReactionContext&) {})
-        .build();
-  };
-  routed_from(stream()).drain();
-  auto after = routed_from(stream());
-  EXPECT_THROW(after.drain(), std::logic_error);
-  EXPECT_THROW(after.start(), std::logic_error);
-}
-
 TEST_F(ReactionTest, SameStreamTargetsAreFoundByCorrelateThenMarkedByCommits) {
   auto app = act::app(pool_)
                  .with(counter_)

@@ -27,7 +27,7 @@ SELECT functions_are('act', ARRAY['commit', 'append', 'read', 'commit_by_key', '
   'horizon_holders', 'truncate', 'query_stats', 'verify', 'event_hash', '_require_object', '_require_stream', '_require_known_keys', '_json_boolean', '_json_integer', '_json_of_type',
   '_require_regex',
   '_event_json', '_merge_shared_correlator', '_require_latest_head', '_inflight_holders', '_before_taking_ids', 'subscribe', 'claim', 'claim_events', 'status', 'lag', 'metrics', '_pending', '_work_counts', '_oldest_waiting', '_counters', 'reset_counters', '_fence_lock_tag', '_is_pattern', 'ack', 'block', 'defer', 'reset', 'unblock', 'release',
-  'prioritize', 'query_streams', '_source_readers', 'widen', 'partition_of', 'set_partition', 'hosted_partition', '_require_hosted',
+  'prioritize', 'query_streams', '_source_readers', 'widen', 'take_over', 'partition_of', 'set_partition', 'hosted_partition', '_require_hosted',
   'log_size', 'merkle_root', 'log_position', 'prove_inclusion', 'prove_consistency', 'log_entries', 'prove_stream', 'verify_log', 'verify_inclusion', 'verify_consistency', 'seal', '_seal_through', '_stream_proof_target',
   'checkpoint', 'add_checkpoint_signature', 'register_log_key', 'log_wait', '_seal_stop', 'log_removals', '_describe_removal',
   '_record_removal'], 'the functions of schema act');

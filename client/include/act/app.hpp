@@ -430,6 +430,17 @@ class ReactionBuilder {
     reaction_.resolve = nullptr;
     return std::move(*this);
   }
+  // The fixed target's name in the app's earlier version (after to()): the
+  // target goes on from that row's watermark (docs/reactions.md, "Moving a
+  // reaction"). A former name with no row, while the target has none
+  // either, refuses the start: a typo would replay the target's history.
+  ReactionBuilder renamed_from(std::string former) && {
+    if (!reaction_.route)
+      throw std::invalid_argument("renamed_from(): only a fixed target, set by to() first, has a former name");
+    if (former.empty()) throw std::invalid_argument("renamed_from(): the former name must not be empty");
+    reaction_.route->renamed_from = std::move(former);
+    return std::move(*this);
+  }
   // A route that depends on the event: resolver(const Committed&) -> std::optional<Route>
   // (nullopt: the event is not for this reaction). Must be pure: it runs in
   // correlate and again in the drain, maybe in other processes.

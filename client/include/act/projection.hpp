@@ -65,6 +65,13 @@ class ProjectionBuilder {
     model_->route.lane = std::move(lane);
     return std::move(*this);
   }
+  // The projection's target name in the app's earlier version: it goes on
+  // from that row's watermark (see ReactionBuilder::renamed_from).
+  ProjectionBuilder renamed_from(std::string former) && {
+    if (former.empty()) throw std::invalid_argument("renamed_from(): the former name must not be empty");
+    model_->route.renamed_from = std::move(former);
+    return std::move(*this);
+  }
   ProjectionBuilder priority(std::int32_t priority) && {
     model_->route.priority = priority;
     return std::move(*this);
@@ -204,6 +211,8 @@ class ProjectionBuilder {
       throw std::invalid_argument(owner + ": a lane has no meaning, it runs in the committing transaction");
     if (model_->route.priority != 0)
       throw std::invalid_argument(owner + ": a priority has no meaning, it runs in the committing transaction");
+    if (model_->route.renamed_from)
+      throw std::invalid_argument(owner + ": a former name has no meaning, it has no subscription row");
     if (options_set_)
       throw std::invalid_argument(owner + ": reaction options have no meaning, a failing handler fails the action");
     if (model_->version != 1)

@@ -57,6 +57,10 @@ struct Route {
   std::optional<std::string> source;  // empty: every stream; a stream name; or a regex
   std::int32_t priority = 0;          // claimed first within its lane
   std::string lane = std::string(kDefaultLane);
+  // The target's name in an earlier version of the app: when the app starts,
+  // the target takes over that row's watermark and the row goes
+  // (docs/reactions.md, "Moving a reaction"). Fixed routes only.
+  std::optional<std::string> renamed_from;
 };
 
 struct ReactionOptions {

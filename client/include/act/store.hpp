@@ -166,6 +166,11 @@ class Store {
   // not handed over (docs/reference.md, act.widen). A stream with no row is
   // an act::ValidationError.
   Widened widen(std::string_view stream, const std::vector<std::string>& names);
+  // Subscribes `successor` and has it take over the watermark (retry, block,
+  // deferral) of the row `former`, which goes; with keep_name the successor
+  // then takes former's name. One transaction (docs/reference.md,
+  // act.take_over). A missing former is an act::ValidationError.
+  TakenOver take_over(const SubscriptionSpec& successor, std::string_view former, bool keep_name);
   // Leases up to lagging + leading streams with work to `by`; lane empty: any lane.
   std::vector<Lease> claim(std::int32_t lagging, std::int32_t leading, const std::string& by,
                            std::chrono::milliseconds lease, const std::optional<std::string>& lane = std::nullopt);

@@ -46,6 +46,16 @@ struct Widened {
   std::optional<std::int64_t> correlated_at;  // the work mark
 };
 
+// What act.take_over made of a move: the row that goes on under `stream`,
+// from the watermark `at` of the row `former`, which is gone.
+struct TakenOver {
+  std::string stream;
+  std::optional<std::string> source;  // empty: every stream
+  std::int64_t at = -1;
+  std::string former;
+  std::optional<std::string> former_source;
+};
+
 // A claimed stream, as act.claim returns it and act.ack / act.block take it back.
 struct Lease {
   std::string stream;

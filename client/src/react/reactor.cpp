@@ -12,6 +12,7 @@
 #include "react/projection_apply.hpp"
 #include "react/projection_versions.hpp"
 #include "react/projection_views.hpp"
+#include "react/target_moves.hpp"
 #include "react/waker.hpp"
 #include "store/reaction_calls.hpp"
 
@@ -55,11 +56,6 @@ Reactor::~Reactor() {
 void Reactor::reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored) {
   for (const Subscription& row : stored) {
     if (row.stream != spec.stream) continue;
-    // Source and names are fixed when a row is first made. A row made by an
-    // older version of the app from another source would read other streams.
-    if (row.source != spec.source)
-      throw std::logic_error("target " + spec.stream + " is subscribed with source " + row.source.value_or("(all)") +
-                             ", this app routes it from " + spec.source.value_or("(all)"));
     if (!row.names) continue;  // every name
     std::vector<std::string> missing;
     for (const std::string& name : *spec.names)
@@ -95,7 +91,7 @@ void Reactor::initialize() {
   const std::vector<SubscriptionSpec> fixed = app_.hosted(registry_->static_subscriptions());
   if (!fixed.empty()) {
     for (const SubscriptionSpec& spec : fixed)
-      reconcile_existing(spec, app_.store().query_streams(StreamFilter::exactly(spec.stream)));
+      reconcile_existing(spec, move_target(app_, spec, registry_->former_name(spec.stream)));
     app_.store().subscribe(fixed);
   }
   initialized_ = true;

@@ -81,8 +81,8 @@ class Reactor {
 
   // Registers fixed targets and sets projections up; once, retried after a failure.
   void initialize();
-  // Refuses a fixed target's row made from another source; widens one that
-  // lacks event names this app delivers to it.
+  // Widens a fixed target's row that lacks event names this app delivers to
+  // it (moves of the target come first: target_moves.hpp).
   void reconcile_existing(const SubscriptionSpec& spec, const std::vector<Subscription>& stored);
   LaneSlot& slot_for(const std::string& lane);
   const detail::ProjectionModel& drained(const detail::ProjectionModel& version) const;

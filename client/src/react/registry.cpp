@@ -87,6 +87,11 @@ Registry::Registry(std::vector<detail::ReactionModel> reactions,
         }))
       throw std::invalid_argument("projection " + target + ": its target is also a reaction's target");
   }
+  for (const auto& [target, former] : former_names_) {
+    if (static_names_.contains(former))
+      throw std::invalid_argument("target " + target + " is renamed from " + former +
+                                  ", which this app still routes to: a target has one row");
+  }
   for (SubscriptionSpec& spec : static_subscriptions_) {
     routed_lanes_.insert(spec.lane);
     const auto& names = static_names_.at(spec.stream);
@@ -110,6 +115,20 @@ void Registry::add_static(const Route& route, const std::string& event_name, con
     existing->priority = std::max(existing->priority, route.priority);
   }
   static_names_[route.target].insert(event_name);
+  if (route.renamed_from) {
+    if (*route.renamed_from == route.target)
+      throw std::invalid_argument(owner + ": target " + route.target + " is renamed from itself");
+    const auto [former, added] = former_names_.emplace(route.target, *route.renamed_from);
+    if (!added && former->second != *route.renamed_from)
+      throw std::invalid_argument(owner + ": target " + route.target + " is renamed from both " + former->second +
+                                  " and " + *route.renamed_from);
+  }
+}
+
+std::optional<std::string> Registry::former_name(std::string_view target) const {
+  const auto found = former_names_.find(target);
+  if (found == former_names_.end()) return std::nullopt;
+  return found->second;
 }
 
 std::vector<std::string> Registry::read_names(const std::string& event_name, const std::string& owner) const {

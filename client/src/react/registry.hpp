@@ -60,6 +60,8 @@ class Registry {
 
   // One row per fixed target, registered at startup.
   const std::vector<SubscriptionSpec>& static_subscriptions() const noexcept { return static_subscriptions_; }
+  // A fixed target's name in the app's earlier version (Route::renamed_from), if it declares one.
+  std::optional<std::string> former_name(std::string_view target) const;
   // The event names correlate reads, and dynamic targets are subscribed with.
   const std::vector<std::string>& dynamic_names() const noexcept { return dynamic_names_; }
   // The event names a target's fetch reads.
@@ -120,6 +122,7 @@ class Registry {
   std::vector<std::string> dynamic_names_;
   std::map<std::string, std::set<std::string>, std::less<>> static_names_;  // target -> event names
   std::vector<SubscriptionSpec> static_subscriptions_;
+  std::map<std::string, std::string, std::less<>> former_names_;  // target -> its name in the earlier version
   std::map<std::string, Lane, std::less<>> lanes_;
   std::set<std::string, std::less<>> routed_lanes_;  // of fixed routes and drained projections
   std::string correlator_key_;

@@ -38,6 +38,8 @@ namespace act::store_sql {
 #define ACT_CALL_SUBSCRIBE "act.subscribe($1::jsonb, $2::bigint, $3::jsonb)"
 // call: api/widen.sql
 #define ACT_CALL_WIDEN "act.widen($1::text, $2::jsonb)"
+// call: api/take_over.sql
+#define ACT_CALL_TAKE_OVER "act.take_over($1::text, $2::text, $3::boolean)"
 // call: api/claim.sql
 #define ACT_CALL_CLAIM "act.claim($1::int, $2::int, $3::text, $4::int, $5::text)"
 // call: api/claim_events.sql
@@ -144,6 +146,10 @@ inline constexpr db::Statement kWiden{
     "act_widen", "act.widen",
     "SELECT w.stream, to_jsonb(w.names)::text, to_jsonb(w.added)::text, w.at, w.correlated_at "
     "FROM " ACT_CALL_WIDEN " w"};
+
+inline constexpr db::Statement kTakeOver{
+    "act_take_over", "act.take_over",
+    "SELECT t.stream, t.source, t.at, t.former, t.former_source FROM " ACT_CALL_TAKE_OVER " t"};
 
 inline constexpr db::Statement kClaim{
     "act_claim", "act.claim",

@@ -4,6 +4,7 @@
 #include "act/errors.hpp"
 #include "act/store.hpp"
 #include "db/session.hpp"
+#include "db/transaction.hpp"
 #include "store/event_rows.hpp"
 #include "store/reaction_calls.hpp"
 #include "store/statements.hpp"
@@ -40,6 +41,24 @@ Widened Store::widen(std::string_view stream, const std::vector<std::string>& na
                              if (!row.is_null(4)) widened.correlated_at = row.int64(4);
                            });
   return widened;
+}
+
+TakenOver Store::take_over(const SubscriptionSpec& successor, std::string_view former, bool keep_name) {
+  TakenOver taken;
+  ConnectionPool::Lease connection = pool_->acquire();
+  db::Transaction transaction(connection.session());
+  reaction_calls::subscribe(connection.session(), {successor}, std::nullopt, std::nullopt);
+  db::Params params;
+  params.text(std::string_view(successor.stream)).text(former).boolean(keep_name);
+  connection.session().run(store_sql::kTakeOver, params, [&](const db::Row& row) {
+    taken.stream = row.text(0);
+    if (!row.is_null(1)) taken.source = row.text(1);
+    taken.at = row.int64(2);
+    taken.former = row.text(3);
+    if (!row.is_null(4)) taken.former_source = row.text(4);
+  });
+  transaction.commit();
+  return taken;
 }
 
 std::vector<Lease> Store::claim(std::int32_t lagging, std::int32_t leading, const std::string& by,

@@ -8,6 +8,7 @@
 
 #include "act/act.hpp"
 #include "support/counter.hpp"
+#include "support/database.hpp"
 
 namespace act::test::totals {
 
@@ -23,6 +24,15 @@ inline void apply(const std::string& table, int by, const Committed& event, Sql&
   sql.exec("INSERT INTO " + table + " AS t VALUES ($1, $2, 1) ON CONFLICT (stream) "
            "DO UPDATE SET total = t.total + excluded.total, events = t.events + 1",
            {event.stream, by});
+}
+
+// A handler's way to die as a killed worker does: it writes a row no event
+// has (-1), then its session ends before the transaction commits.
+inline void kill_mid_transaction(const std::string& table, Sql& sql, const TestDatabase& database) {
+  sql.exec("INSERT INTO " + table + "_applied VALUES (-1)");
+  const std::string pid = sql.exec("SELECT pg_backend_pid()").front().text(0);
+  database.sql("SELECT pg_terminate_backend(" + pid + ")");
+  sql.exec("SELECT 1");  // fails: the server ended the session
 }
 
 // The builder with the read model's setup and truncate.
