@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The inspector's checks in headless Chromium (test/run-inspector.sh runs
-them against four running inspectors: a reader, a reader of personal data,
-an admin with --write and one without). Each check prints nothing when it holds and a
+them against five running inspectors: a reader, a reader of personal data,
+an admin with --write and one without, and one over a router). Each check prints nothing when it holds and a
 "FAIL: ..." line on stderr when it does not; the last line on stdout is
 "PASSED FAILED"."""
 import argparse
@@ -15,6 +15,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -32,8 +33,8 @@ def check(description, holds, detail=""):
         print(f"FAIL: {description}{': ' + str(detail) if detail != '' else ''}", file=sys.stderr)
 
 
-def sql(query):
-    return subprocess.run(["psql", "-qXAt", "-v", "ON_ERROR_STOP=1", "-d", args.db, "-c", query],
+def sql(query, db=None):
+    return subprocess.run(["psql", "-qXAt", "-v", "ON_ERROR_STOP=1", "-d", db or args.db, "-c", query],
                           check=True, capture_output=True, text=True).stdout.strip()
 
 
@@ -378,6 +379,61 @@ def witnessed(browser):
           lines)
 
 
+def partitions(browser):
+    """A router of two partitions: partition 0 a database with pg_act, partition 1 an address where nothing listens."""
+    def on_partition(query):
+        return sql(query, args.partition_db)
+    streams = on_partition("SELECT string_agg(s, ',') FROM (SELECT format('p0-%s', g) AS s FROM generate_series(1, 40) AS g) AS n "
+                           "WHERE act.partition_of(s, 2) = 0")
+    for name in streams.split(",")[:3]:
+        on_partition(f"""SELECT count(*) FROM act.commit('{name}', '[{{"name":"Noted","data":{{}}}}]')""")
+    on_partition("""SELECT count(*) FROM act.subscribe('[{"stream":"p0-mailer"}]')""")
+    browser.open(args.router + "/partitions", "#partitions", "partitions")
+    check("partitions: one row per partition", browser.column("#partitions", "partition") == ["0", "1"],
+          browser.column("#partitions", "partition"))
+    check("partitions: 0 up, 1 down", browser.column("#partitions", "state") == ["up", "down"],
+          browser.column("#partitions", "state"))
+    errors = browser.column("#partitions", "error")
+    check("partitions: the down one's error, naming its address", len(errors) == 2 and errors[0] == "" and
+          args.down_address in errors[1], errors)
+    figures = {header: browser.column("#partitions", header)[0]
+               for header in ("mode", "horizon", "newest event id", "subscriptions")}
+    direct = dict(zip(("mode", "horizon", "newest event id", "subscriptions"),
+                      on_partition("SELECT concat_ws('|', mode, horizon, max_event_id, subscriptions) FROM act.status()")
+                      .split("|")))
+    check("partitions: partition 0's figures are its own act.status()", figures == direct, (figures, direct))
+    check("partitions: no figures for the one down", browser.column("#partitions", "horizon")[1:] == [""],
+          browser.column("#partitions", "horizon"))
+    check("partitions: the nav link shown on a router",
+          browser.js("return document.querySelector('nav a[data-view=partitions]').hidden") is False)
+    on_partition(f"""SELECT count(*) FROM act.commit('{streams.split(",")[0]}', '[{{"name":"Noted","data":{{}}}}]')""")
+    newest = on_partition("SELECT act.max_event_id()")
+    try:
+        WebDriverWait(browser.driver, 10).until(lambda d: browser.column("#partitions", "newest event id")[:1] == [newest])
+    except TimeoutException:
+        pass  # the check below says what was shown
+    check("partitions: read again, live", browser.column("#partitions", "newest event id")[:1] == [newest],
+          browser.column("#partitions", "newest event id"))
+    # The other views need pg_act's own functions, which a router has not: they point here.
+    browser.open(args.router + "/", "#router, #figures")
+    check("partitions: a router's overview points to /partitions",
+          browser.driver.find_elements(By.CSS_SELECTOR, "#router a[href='/partitions']") != [], browser.text("main"))
+    code, _, body = request(args.router + "/api/status")
+    check("partitions: a router refuses the overview's read, naming /partitions",
+          code == 409 and "/partitions" in json.loads(body)["error"], (code, body))
+    code, _, body = request(args.router + "/metrics")
+    check("partitions: /metrics on a router, each partition up or not", code == 200 and
+          re.search(r'^pg_act_partition_up\{partition="1"\} 0$', body, re.M), (code, body[:400]))
+    # A store that is not a router says so.
+    browser.open(args.reader + "/partitions", "#not-router, #partitions")
+    check("partitions: a store that is not a router says so",
+          "not a pg_act router" in (browser.text("#not-router") or ""), browser.text("main"))
+    check("partitions: no nav link on a store that is not a router",
+          browser.js("return document.querySelector('nav a[data-view=partitions]').hidden") is True)
+    code, _, body = request(args.reader + "/api/partitions")
+    check("partitions: /api/partitions refused on a store that is not a router", code == 409, (code, body))
+
+
 def metrics():
     status, headers, body = request(args.reader + "/metrics")
     check("metrics: Prometheus text", status == 200 and headers.get("Content-Type", "").startswith("text/plain"), status)
@@ -387,14 +443,16 @@ def metrics():
 
 
 parser = argparse.ArgumentParser()
-for option in ("--db", "--reader", "--pii", "--admin", "--read-only", "--admin-log", "--actctl", "--work"):
+for option in ("--db", "--reader", "--pii", "--admin", "--read-only", "--admin-log", "--actctl", "--work", "--router",
+               "--partition-db", "--down-address"):
     parser.add_argument(option, required=True)
 parser.add_argument("--screenshots")
 args = parser.parse_args()
 seed()
 browser = Browser()
 try:
-    for run in (overview, log, correlation, personal_data, stream, work, read_only, batch_unblock, forged, verify, witnessed):
+    for run in (overview, log, correlation, personal_data, stream, work, read_only, batch_unblock, forged, verify, witnessed,
+                partitions):
         try:
             run(browser)
         except Exception as e:  # a step that breaks fails once and the next runs

@@ -11,6 +11,7 @@ set(INSPECTOR_ASSETS
   ${INSPECTOR_DIR}/assets/work.js
   ${INSPECTOR_DIR}/assets/verify.js
   ${INSPECTOR_DIR}/assets/correlation.js
+  ${INSPECTOR_DIR}/assets/partitions.js
   ${INSPECTOR_DIR}/assets/main.js)
 set(INSPECTOR_ASSETS_CPP ${CMAKE_BINARY_DIR}/generated/inspector_assets.cpp)
 # A list cannot cross the command line as one -D value: "|" stands for ";".
@@ -32,6 +33,7 @@ target_sources(actctl PRIVATE
   ${INSPECTOR_DIR}/event_routes.cpp
   ${INSPECTOR_DIR}/note_signatures.cpp
   ${INSPECTOR_DIR}/pages.cpp
+  ${INSPECTOR_DIR}/partition_routes.cpp
   ${INSPECTOR_DIR}/request_params.cpp
   ${INSPECTOR_DIR}/serve.cpp
   ${INSPECTOR_DIR}/status_routes.cpp

@@ -13,6 +13,7 @@
 
 namespace httplib {
 class Server;
+struct Response;
 }  // namespace httplib
 
 namespace actctl::inspector {
@@ -32,6 +33,7 @@ struct Inspector {
   act::LogStore log;
   WriteGuard guard;
   ActionAudit audit;
+  bool router = false;  // a router of partitions (Monitor::is_router), learnt at start
 };
 
 // Each adds its routes to the server (one file each).
@@ -41,5 +43,10 @@ void AddEventRoutes(httplib::Server& server, Inspector& inspector);   // event_r
 void AddWorkRoutes(httplib::Server& server, Inspector& inspector);    // work_routes.cpp: subscription rows
 void AddActionRoutes(httplib::Server& server, Inspector& inspector);  // action_routes.cpp: dry runs and actions
 void AddVerifyRoutes(httplib::Server& server, Inspector& inspector);  // verify_routes.cpp: checkpoints, act.verify_log
+void AddPartitionRoutes(httplib::Server& server, Inspector& inspector);  // partition_routes.cpp: a router's partitions
+
+// On a router, a read that needs pg_act's own functions is refused (409,
+// naming /partitions): true when `response` holds that refusal.
+bool RefusedOnRouter(const Inspector& inspector, const std::string& path, httplib::Response& response);
 
 }  // namespace actctl::inspector

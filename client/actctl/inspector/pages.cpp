@@ -22,7 +22,7 @@ void AddPageRoutes(httplib::Server& server) {
   const auto shell = [](const httplib::Request&, httplib::Response& response) {
     Send(response, *FindAsset("index.html"));
   };
-  for (const char* view : {"/", "/log", "/work", "/verify", R"(/streams/.+)", R"(/correlation/.+)"})
+  for (const char* view : {"/", "/log", "/work", "/verify", "/partitions", R"(/streams/.+)", R"(/correlation/.+)"})
     server.Get(view, shell);
   server.Get(R"(/assets/([A-Za-z0-9_.-]+))", [](const httplib::Request& request, httplib::Response& response) {
     const Asset* asset = FindAsset(request.matches[1].str());

@@ -39,7 +39,9 @@ int Serve(const Database& db, const ServeOptions& options) {
   auto pool = std::make_shared<act::ConnectionPool>(
       db.dsn, act::PoolOptions{.max_connections = kConnections, .acquire_timeout = std::chrono::seconds(10)});
   Inspector inspector(pool, options);
-  inspector.monitor.status();  // a connection string that does not work, or no pg_act, ends here with main's message
+  // A connection string that does not work, or neither pg_act nor a router, ends here with main's message.
+  inspector.router = inspector.monitor.is_router();
+  if (!inspector.router) inspector.monitor.status();
   httplib::Server server;
   server.set_default_headers(SecurityHeaders());
   server.set_payload_max_length(kMaxBodyBytes);
@@ -48,7 +50,10 @@ int Serve(const Database& db, const ServeOptions& options) {
     // Anything but a read may change something: refused unless the guard allows it, whatever the path.
     if (!refusal && request.method != "GET" && request.method != "HEAD")
       refusal = inspector.guard.write_refusal(request);
-    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
+    if (!refusal)
+      return inspector::RefusedOnRouter(inspector, request.path, response)
+                 ? httplib::Server::HandlerResponse::Handled
+                 : httplib::Server::HandlerResponse::Unhandled;
     fmt::print(stderr, "inspector: refused {} {} from {}: {}\n", request.method, request.path, request.remote_addr,
                *refusal);
     inspector::SendJson(response, 403, {{"error", *refusal}});
@@ -60,6 +65,8 @@ int Serve(const Database& db, const ServeOptions& options) {
   inspector::AddWorkRoutes(server, inspector);
   inspector::AddActionRoutes(server, inspector);
   inspector::AddVerifyRoutes(server, inspector);
+  inspector::AddPartitionRoutes(server, inspector);
+  if (inspector.router) fmt::print(stderr, "inspector: a router of partitions: see /partitions\n");
   if (options.write)
     fmt::print(stderr, "inspector: actions enabled (--write); audit records on stderr{}\n",
                options.audit_stream.empty() ? "" : fmt::format(" and in stream \"{}\"", options.audit_stream));
@@ -73,7 +80,8 @@ void AddServe(CLI::App& app, const Database& db, Chosen& chosen) {
   auto options = std::make_shared<ServeOptions>();
   CLI::App* serve = app.add_subcommand(
       "serve",
-      "Serve the web inspector (docs/inspector.md): overview, log, streams, correlations, work and verification, and /metrics. Prints the "
+      "Serve the web inspector (docs/inspector.md): overview, log, streams, correlations, work and verification, "
+      "a router's partitions, and /metrics. Prints the "
       "address it listens on, runs until SIGINT or SIGTERM. Exit 0 when stopped, 2 for unusable options or no "
       "connection");
   serve->add_option("--listen", options->listen, "the address to listen on; port 0 picks a free one")

@@ -34,7 +34,7 @@ nlohmann::json Status(Inspector& inspector) {
 void AddStatusRoutes(httplib::Server& server, Inspector& inspector) {
   server.Get("/api/session", [&inspector](const httplib::Request&, httplib::Response& response) {
     Answer(response, [&] {
-      nlohmann::json session = {{"write", inspector.guard.write()}};
+      nlohmann::json session = {{"write", inspector.guard.write()}, {"router", inspector.router}};
       if (inspector.guard.write()) session["token"] = inspector.guard.token();
       return session;
     });

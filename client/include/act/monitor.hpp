@@ -34,6 +34,15 @@ struct StoreStatus {
   std::optional<std::string> seal_stopped;                    // why sealing stopped, if it did
 };
 
+// A row of a router's act.status_by_partition() (docs/scale-out.md): one
+// partition's act.status(), or why the router could not reach it.
+struct PartitionStatus {
+  std::int32_t partition = 0;
+  bool reachable = false;
+  std::optional<std::string> error;   // the partition's error, when not reachable
+  std::optional<StoreStatus> status;  // its figures, when reachable
+};
+
 // A row of act.metrics(): one Prometheus-shaped sample.
 struct MetricSample {
   std::string metric;
@@ -67,6 +76,14 @@ class Monitor {
   // The oldest waiting event first; lane empty: every lane. max_rows below 1
   // is an act::ValidationError from the server.
   std::vector<LagRow> lag(const std::optional<std::string>& lane = std::nullopt, std::int32_t max_rows = 20);
+
+  // Whether the database is a router of partitions (sql/router/pg_act_router.sql):
+  // it has act.status_by_partition() and not the pg_act extension. A router
+  // has none of pg_act's own calls but act.metrics().
+  bool is_router();
+  // A router's act.status_by_partition(), by partition: a partition that
+  // cannot be reached is a row with its error, never an exception.
+  std::vector<PartitionStatus> status_by_partition();
 
  private:
   std::shared_ptr<ConnectionPool> pool_;

@@ -1,4 +1,5 @@
-// Monitor: act.status, act.metrics and act.lag, each one round trip on a pooled connection.
+// Monitor: act.status, act.metrics and act.lag, and a router's
+// act.status_by_partition, each one round trip on a pooled connection.
 #include <stdexcept>
 
 #include "act/errors.hpp"
@@ -17,6 +18,24 @@ std::optional<std::chrono::microseconds> optional_micros(const db::Row& row, int
 
 using store_rows::optional_int64;
 
+// act.status()'s columns from `first` on (ACT_STATUS_COLUMNS).
+StoreStatus status_figures(const db::Row& row, int first) {
+  StoreStatus figures;
+  figures.mode = row.text(first);
+  figures.horizon = row.int64(first + 1);
+  figures.max_event_id = row.int64(first + 2);
+  figures.sealed_size = optional_int64(row, first + 3);
+  figures.subscriptions = row.int64(first + 4);
+  figures.with_work = row.int64(first + 5);
+  figures.blocked = row.int64(first + 6);
+  figures.leased = row.int64(first + 7);
+  figures.expired_leases = row.int64(first + 8);
+  figures.oldest_work_age = optional_micros(row, first + 9);
+  figures.horizon_held_for = optional_micros(row, first + 10);
+  figures.seal_stopped = store_rows::optional_text(row, first + 11);
+  return figures;
+}
+
 }  // namespace
 
 Monitor::Monitor(std::shared_ptr<ConnectionPool> pool) : pool_(std::move(pool)) {
@@ -26,22 +45,8 @@ Monitor::Monitor(std::shared_ptr<ConnectionPool> pool) : pool_(std::move(pool)) 
 StoreStatus Monitor::status() {
   std::optional<StoreStatus> status;
   ConnectionPool::Lease connection = pool_->acquire();
-  connection.session().run(store_sql::kStatus, db::Params(), [&](const db::Row& row) {
-    StoreStatus figures;
-    figures.mode = row.text(0);
-    figures.horizon = row.int64(1);
-    figures.max_event_id = row.int64(2);
-    figures.sealed_size = optional_int64(row, 3);
-    figures.subscriptions = row.int64(4);
-    figures.with_work = row.int64(5);
-    figures.blocked = row.int64(6);
-    figures.leased = row.int64(7);
-    figures.expired_leases = row.int64(8);
-    figures.oldest_work_age = optional_micros(row, 9);
-    figures.horizon_held_for = optional_micros(row, 10);
-    figures.seal_stopped = store_rows::optional_text(row, 11);
-    status = std::move(figures);
-  });
+  connection.session().run(store_sql::kStatus, db::Params(),
+                           [&](const db::Row& row) { status = status_figures(row, 0); });
   if (!status) throw StoreError("act.status", {}, "act.status returned no row");
   return *status;
 }
@@ -77,6 +82,27 @@ std::vector<LagRow> Monitor::lag(const std::optional<std::string>& lane, std::in
     lag.leased_until = store_rows::optional_time(row, 10);
     lag.retry = row.int32(11);
     rows.push_back(std::move(lag));
+  });
+  return rows;
+}
+
+bool Monitor::is_router() {
+  bool router = false;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kIsRouter, db::Params(), [&](const db::Row& row) { router = row.boolean(0); });
+  return router;
+}
+
+std::vector<PartitionStatus> Monitor::status_by_partition() {
+  std::vector<PartitionStatus> rows;
+  ConnectionPool::Lease connection = pool_->acquire();
+  connection.session().run(store_sql::kStatusByPartition, db::Params(), [&](const db::Row& row) {
+    PartitionStatus partition;
+    partition.partition = row.int32(0);
+    partition.reachable = row.boolean(1);
+    partition.error = store_rows::optional_text(row, 2);
+    if (partition.reachable) partition.status = status_figures(row, 3);
+    rows.push_back(std::move(partition));
   });
   return rows;
 }

@@ -197,11 +197,27 @@ inline constexpr db::Statement kServerTime{"act_server_time", "timestamptz",
 // Monitoring (act/monitor.hpp). Intervals as microseconds, times as epoch microseconds.
 #define ACT_MICROS(column) "(extract(epoch FROM " column ") * 1000000)::bigint"
 
-inline constexpr db::Statement kStatus{
-    "act_status", "act.status",
-    "SELECT s.mode, s.horizon, s.max_event_id, s.sealed_size, s.subscriptions, s.with_work, s.blocked, s.leased, "
-    "s.expired_leases, " ACT_MICROS("s.oldest_work_age") ", " ACT_MICROS("s.horizon_held_for") ", s.seal_stopped "
-    "FROM " ACT_CALL_STATUS " s"};
+// act.status()'s columns of the row `t`, in the order monitoring_calls.cpp reads them.
+#define ACT_STATUS_COLUMNS(t)                                                                                \
+  t ".mode, " t ".horizon, " t ".max_event_id, " t ".sealed_size, " t ".subscriptions, " t ".with_work, "     \
+  t ".blocked, " t ".leased, " t ".expired_leases, " ACT_MICROS(t ".oldest_work_age") ", "                    \
+  ACT_MICROS(t ".horizon_held_for") ", " t ".seal_stopped"
+
+inline constexpr db::Statement kStatus{"act_status", "act.status",
+                                       "SELECT " ACT_STATUS_COLUMNS("s") " FROM " ACT_CALL_STATUS " s"};
+
+// A router (docs/scale-out.md) has the router script's functions, not the
+// extension; its act.status_by_partition() has no declaration in sql/api/.
+inline constexpr db::Statement kIsRouter{"act_is_router", "router detection",
+                                         "SELECT to_regprocedure('act.status_by_partition()') IS NOT NULL "
+                                         "AND NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_act')"};
+
+inline constexpr db::Statement kStatusByPartition{
+    "act_status_by_partition", "act.status_by_partition",
+    "SELECT p.partition, p.reachable, p.error, " ACT_STATUS_COLUMNS("p") " FROM act.status_by_partition() p "
+    "ORDER BY p.partition"};
+
+#undef ACT_STATUS_COLUMNS
 
 // Samples of one metric together, labels in a stable order (the exposition format wants them grouped).
 inline constexpr db::Statement kMetrics{
