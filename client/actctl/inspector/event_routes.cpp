@@ -21,8 +21,11 @@ namespace actctl::inspector {
 
 namespace {
 
-// Newest first, `limit` of them before the id `before`; asks for one more
-// to know whether an older page follows.
+// Newest first, `limit` of them before the id `before` (and after
+// `query.after`, the bottom of a scan window); asks for one more to know
+// whether an older page follows. A page that ran out inside a window goes
+// on below it: `next_before` is the window's bottom and `scanned_from`
+// says how far down this page looked.
 nlohmann::json EventPage(act::Store& store, act::Query query, std::int32_t limit) {
   query.backward = true;
   query.limit = limit + 1;
@@ -37,7 +40,29 @@ nlohmann::json EventPage(act::Store& store, act::Query query, std::int32_t limit
     events.push_back(EventJson(event));
     last_shown = event.id;
   });
-  return {{"events", std::move(events)}, {"next_before", more ? Json(last_shown) : nlohmann::json(nullptr)}};
+  nlohmann::json page = {{"events", std::move(events)}, {"scanned_from", nullptr}};
+  if (more) {
+    page["next_before"] = Json(last_shown);
+  } else if (query.after && *query.after > 0) {
+    page["next_before"] = *query.after + 1;
+    page["scanned_from"] = *query.after + 1;
+  } else {
+    page["next_before"] = nullptr;
+  }
+  return page;
+}
+
+// A filter no index serves (a stream pattern, names, a time range) would
+// read back through the whole log for a page of rare matches: such a
+// request reads at most `window` events (kScanWindow unless the request
+// asks), and its page says where it stopped. An exact stream and a
+// correlation are read by index.
+void BoundScan(act::Store& store, act::Query& query, std::int64_t window) {
+  const bool by_index = (query.stream && query.stream_exact) || query.correlation;
+  const bool filtered = query.stream || query.names || query.created_after || query.created_before;
+  if (by_index || !filtered) return;
+  const std::int64_t top = query.before ? *query.before : store.max_event_id() + 1;
+  if (top - 1 > window) query.after = top - 1 - window;
 }
 
 nlohmann::json Log(Inspector& inspector, const httplib::Request& request) {
@@ -49,6 +74,7 @@ nlohmann::json Log(Inspector& inspector, const httplib::Request& request) {
   query.created_before = TimeParam(request, "to");
   query.correlation = TextParam(request, "correlation");
   query.before = IdParam(request, "before");
+  BoundScan(inspector.store, query, LimitParam(request, "window", kScanWindow, kMostScanWindow));
   return EventPage(inspector.store, query, LimitParam(request, "limit", kEventsPerPage, kMostEventsPerPage));
 }
 

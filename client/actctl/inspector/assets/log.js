@@ -34,6 +34,9 @@ inspector.views.log = async (target) => {
     const page = await api("/api/log", new URLSearchParams(location.search));
     show(target, el("h1", {}, "Log"), form,
       page.events.length ? eventTable(page.events, true) : el("p", { id: "empty" }, "No events match."),
+      page.scanned_from === null ? null
+        : el("p", { class: "muted", id: "scanned" },
+          `Looked at events down to id ${page.scanned_from}: older ones may match too.`),
       pager(page.next_before));
   } catch (error) {
     show(target, el("h1", {}, "Log"), form, el("div", { class: "error", id: "error" }, error.message));
