@@ -64,11 +64,11 @@ draw() {
     [ -e "$(data "${1%%:*}" "$mode")" ] && modes+=("$mode")
   done
   {
-    echo "set terminal pngcairo size $((560 * ${#modes[@]})),420 font 'sans,10'"
+    echo "set terminal pngcairo noenhanced size $((560 * ${#modes[@]})),420 font 'sans,10'"
     echo "set output '$out/bench-$plot.png'"
     echo "set multiplot layout 1,${#modes[@]} title '$title'"
     echo "set logscale x $base; set xlabel '$xlabel'; set ylabel '$ylabel'; set yrange [0:*]"
-    echo "set key bottom right; set grid; set autoscale xfix; set offsets graph 0.05, graph 0.05, graph 0.1, 0"
+    echo "set format x '%.0s%c'; set key top left; set grid; set autoscale xfix; set offsets graph 0.05, graph 0.05, graph 0.1, 0"
     for mode in "${modes[@]}"; do
       echo "set title '$mode mode'"
       line="plot"

@@ -2,6 +2,7 @@
 -- :subscriptions rows, 10 of them with work as claim_setup.sql makes them, and
 -- one partial index over the rows with work (pg_act keeps four such work-set
 -- indexes), so a plain claim reads the rows with work and no others.
+SET client_min_messages = warning;  -- no notice for the DROP of a table not there yet
 DROP TABLE IF EXISTS plain_subscriptions;
 CREATE TABLE plain_subscriptions (LIKE act.subscription_rows INCLUDING DEFAULTS) WITH (fillfactor = 70);
 ALTER TABLE plain_subscriptions ADD PRIMARY KEY (stream);
