@@ -107,7 +107,7 @@ CMAKE_WERROR = $(if $(ACT_WERROR),-DACT_WERROR=ON)
 # outside ours instead.
 CMAKE_BUILD = MAKEFLAGS= MFLAGS= cmake --build $(BUILD_DIR) -j2
 
-.PHONY: core deps demo check test stress bench bench-check bench-baseline cmake-build router client-calls
+.PHONY: core deps demo check test stress bench bench-check bench-baseline bench-plots cmake-build router client-calls
 $(CORE_LIB): core
 core:
 	cmake -S . -B $(BUILD_DIR) $(CMAKE_WERROR) >/dev/null
@@ -139,3 +139,7 @@ bench-check: deps
 
 bench-baseline: deps
 	@bench/check.sh --write-baseline
+
+# The sweeps of the last make bench as docs/bench-*.png (PERFORMANCE.md).
+bench-plots: deps
+	@bench/plot.sh

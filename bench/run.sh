@@ -14,11 +14,13 @@ source bench/lib.sh
 # shellcheck source=scripts/throwaway-cluster.sh
 source scripts/throwaway-cluster.sh
 
-# The suites a mode changes run in both; stats, claim, verify and tiles read the same way in either.
+# The suites a mode changes run in both; stats, claim, verify, tiles and sweep_claims read the same way in either.
 suites_for() {
   case "$1" in
-    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction versions standby import dcb act ;;
-    concurrent) echo commit read ack wide contention merkle drain wait client reaction versions standby partitions import dcb act inspector audit ;;
+    fenced) echo commit read stats claim ack wide contention verify merkle tiles drain wait client reaction versions standby import dcb act \
+                 sweep_commits sweep_drains sweep_claims ;;
+    concurrent) echo commit read ack wide contention merkle drain wait client reaction versions standby partitions import dcb act inspector audit \
+                     sweep_commits sweep_drains ;;
   esac
 }
 out=${BENCH_OUT:-build/bench/results.json}

@@ -12,6 +12,7 @@ packages=(g++ make cmake pkg-config postgresql-15 postgresql-server-dev-15 postg
           postgresql-15-auto-failover pg-auto-failover-cli  # test/run-failover.sh
           postgresql-15-plproxy  # the router of a partitioned deployment (test/run-partitions.sh)
           chromium chromium-driver python3-selenium  # the inspector's browser tests (test/run-inspector.sh)
+          gnuplot-nox  # bench/plot.sh, the sweeps' pictures (make bench-plots)
           clang libclang-rt-14-dev)  # the last two: libFuzzer and the sanitizers for test/fuzz
 
 missing=()

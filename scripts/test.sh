@@ -17,6 +17,10 @@ count gtest "$p" "$f"
 read -r p _ f _ < <(test/actctl/run-offline.sh)
 count actctl "${p:-0}" "${f:-1}"
 
+# The pictures of make bench-plots, drawn from a checked-in sample run.
+read -r p f < <(test/run-bench-plots.sh)
+count bench-plots "${p:-0}" "${f:-1}"
+
 # 2. libFuzzer targets of core's parsers and encoders, a few seconds each.
 read -r p f < <(test/run-fuzz.sh 3)
 count fuzz "$p" "$f"
