@@ -113,11 +113,13 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   return "WITH " + marks +
          "prio_candidates AS MATERIALIZED (" + candidates(prio_order, "($1::bigint * 4)") + "), "
          // The fairness frontier passes over the rows the priority one took:
-         // its candidates leave room for them.
+         // its candidates leave room for them. They are told apart by the tid
+         // both candidate lists read them at (one version a row in one
+         // snapshot): a text comparison per pair was a tenth of a claim of 100.
          "fair_candidates AS MATERIALIZED (" + candidates(fair_order, "(($1::bigint + $2) * 4)") + "), "
          "lead_candidates AS MATERIALIZED (" + candidates(lead_order, "($3::bigint * 4)") + "), "
          "prio AS (" + take("prio_candidates", prio_order, "$1", "") + "), "
-         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))") + "), "
+         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND c.tid <> ALL (ARRAY(SELECT p.tid FROM prio p))") + "), "
          "lead AS (" + take("lead_candidates", lead_order, "$3", "") + "), "
          "candidates AS ("
          "  SELECT c.stream, min(c.tid) AS tid, bool_or(c.lagging) AS lagging FROM ("
