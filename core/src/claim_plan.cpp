@@ -78,11 +78,12 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string wide_work =
       "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
       available;
-  // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
+  // No class part: before 0.2.1 wide marks are folded into the stored marks
+  // first, and where no wide class has a mark it would find nothing.
   auto candidates = [&](const std::string& order, const std::string& limit) {
     if (by_class) return Candidates(stored_work, wide_work, lane, order, limit);
-    return "SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work + " ORDER BY " +
-           OnAlias(order, 's') + " LIMIT " + limit;
+    return "SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work +
+           " ORDER BY " + OnAlias(order, 's') + " LIMIT " + limit;
   };
   // Each frontier takes its best rows that no competing claim has locked:
   // its candidates are read four times over (in bigint: a count may be near
@@ -91,7 +92,7 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   // take their place (with exactly the best rows, workers starting together
   // would find them all taken and come back with nothing while work waits).
   // Under the row lock the row is checked again: a competitor may have
-  // leased it since. `= ANY (ARRAY(...))` keeps the lock an index lookup
+  // leased it since. `= ANY (ARRAY(...))` keeps the lock a direct fetch
   // whatever the estimates. Rows are found again, here and by the lease
   // update, at the tid their candidate was read at rather than through the
   // primary key (a text key lookup per candidate; PERFORMANCE.md). A row
