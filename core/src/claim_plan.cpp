@@ -45,19 +45,19 @@ std::string Candidates(const std::string& stored_work, const std::string& wide_w
                        const std::string& order, const std::string& limit) {
   const std::string ordered = OnAlias(order, 's');
   const std::string in_class = "s.class = k.class AND " + std::string(kClassRowsPredicate) + lane;
-  return "SELECT x.stream, x.priority, x.at FROM ("
-         "  (SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work +
+  return "SELECT x.stream, x.priority, x.at, x.tid FROM ("
+         "  (SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work +
          "   ORDER BY " + ordered + " LIMIT " + limit + ")"
          "  UNION ALL"
-         "  (SELECT w.stream, w.priority, w.at FROM marks k CROSS JOIN LATERAL ("
+         "  (SELECT w.stream, w.priority, w.at, w.tid FROM marks k CROSS JOIN LATERAL ("
          "     WITH RECURSIVE levels(priority) AS ("
          "       SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
          "       UNION ALL"
          "       SELECT (SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
          "               AND s.priority < l.priority)"
          "       FROM levels l WHERE l.priority IS NOT NULL"
-         "     ) SELECT v.stream, v.priority, v.at FROM levels l CROSS JOIN LATERAL ("
-         "       SELECT s.stream, s.priority, s.at FROM act.subscription_rows s"
+         "     ) SELECT v.stream, v.priority, v.at, v.tid FROM levels l CROSS JOIN LATERAL ("
+         "       SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s"
          "       WHERE " + in_class + " AND s.priority = l.priority AND " + wide_work +
          "       ORDER BY " + ordered + " LIMIT " + limit + ") v) w)"
          ") x ORDER BY " + order + " LIMIT " + limit;
@@ -78,11 +78,12 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string wide_work =
       "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
       available;
-  // Before 0.2.1 wide marks are folded into the stored marks first: no class part.
+  // No class part: before 0.2.1 wide marks are folded into the stored marks
+  // first, and where no wide class has a mark it would find nothing.
   auto candidates = [&](const std::string& order, const std::string& limit) {
     if (by_class) return Candidates(stored_work, wide_work, lane, order, limit);
-    return "SELECT s.stream, s.priority, s.at FROM act.subscription_rows s WHERE " + stored_work + " ORDER BY " +
-           OnAlias(order, 's') + " LIMIT " + limit;
+    return "SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work +
+           " ORDER BY " + OnAlias(order, 's') + " LIMIT " + limit;
   };
   // Each frontier takes its best rows that no competing claim has locked:
   // its candidates are read four times over (in bigint: a count may be near
@@ -91,11 +92,16 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   // take their place (with exactly the best rows, workers starting together
   // would find them all taken and come back with nothing while work waits).
   // Under the row lock the row is checked again: a competitor may have
-  // leased it since. `= ANY (ARRAY(...))` keeps the lock an index lookup
-  // whatever the estimates.
+  // leased it since. `= ANY (ARRAY(...))` keeps the lock a direct fetch
+  // whatever the estimates. Rows are found again, here and by the lease
+  // update, at the tid their candidate was read at rather than through the
+  // primary key (a text key lookup per candidate; PERFORMANCE.md). A row
+  // updated since is still taken: the lock and the update follow its update
+  // chain and check the conditions again on the newest version, which a tid
+  // scan's recheck accepts as the key's would.
   auto take = [&](const std::string& from, const std::string& order, const std::string& count, const std::string& extra) {
-    return "SELECT s.stream FROM act.subscription_rows s JOIN " + from + " c ON c.stream = s.stream"
-           "  WHERE s.stream = ANY (ARRAY(SELECT f.stream FROM " + from + " f)) AND NOT s.blocked AND " + free + extra +
+    return "SELECT s.stream, c.tid FROM act.subscription_rows s JOIN " + from + " c ON c.stream = s.stream"
+           "  WHERE s.ctid = ANY (ARRAY(SELECT f.tid FROM " + from + " f)) AND NOT s.blocked AND " + free + extra +
            "  ORDER BY " + OnAlias(order, 'c') + " FOR UPDATE OF s SKIP LOCKED LIMIT " + count;
   };
   const std::string prio_order = "x.priority DESC, x.at, x.stream";
@@ -108,23 +114,25 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   return "WITH " + marks +
          "prio_candidates AS MATERIALIZED (" + candidates(prio_order, "($1::bigint * 4)") + "), "
          // The fairness frontier passes over the rows the priority one took:
-         // its candidates leave room for them.
+         // its candidates leave room for them. They are told apart by the tid
+         // both candidate lists read them at (one version a row in one
+         // snapshot): a text comparison per pair was a tenth of a claim of 100.
          "fair_candidates AS MATERIALIZED (" + candidates(fair_order, "(($1::bigint + $2) * 4)") + "), "
          "lead_candidates AS MATERIALIZED (" + candidates(lead_order, "($3::bigint * 4)") + "), "
          "prio AS (" + take("prio_candidates", prio_order, "$1", "") + "), "
-         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND s.stream <> ALL (ARRAY(SELECT p.stream FROM prio p))") + "), "
+         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND c.tid <> ALL (ARRAY(SELECT p.tid FROM prio p))") + "), "
          "lead AS (" + take("lead_candidates", lead_order, "$3", "") + "), "
          "candidates AS ("
-         "  SELECT c.stream, bool_or(c.lagging) AS lagging FROM ("
-         "    SELECT p.stream, true AS lagging FROM prio p UNION ALL"
-         "    SELECT f.stream, true FROM fair f UNION ALL"
-         "    SELECT l.stream, false FROM lead l) c"
+         "  SELECT c.stream, min(c.tid) AS tid, bool_or(c.lagging) AS lagging FROM ("
+         "    SELECT p.stream, p.tid, true AS lagging FROM prio p UNION ALL"
+         "    SELECT f.stream, f.tid, true FROM fair f UNION ALL"
+         "    SELECT l.stream, l.tid, false FROM lead l) c"
          "  GROUP BY c.stream"
          "), granted AS ("
          "  UPDATE act.subscription_rows s SET leased_by = $4, retry = s.retry + 1,"
          "    leased_until = now() + $5 * interval '1 millisecond'"
          "  FROM candidates c"
-         "  WHERE s.stream = ANY (ARRAY(SELECT c.stream FROM candidates c)) AND c.stream = s.stream"
+         "  WHERE s.ctid = ANY (ARRAY(SELECT c.tid FROM candidates c)) AND c.stream = s.stream"
          "  RETURNING s.stream, s.source, s.at, s.leased_by, s.retry, c.lagging, s.lane"
          ") SELECT * FROM granted ORDER BY stream";
 }

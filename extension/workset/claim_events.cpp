@@ -50,7 +50,8 @@ using Names = std::optional<std::vector<std::string>>;
 
 // The names filters of the claimed rows, read once for all of them.
 const Oid kNamesArgTypes[] = {TEXTARRAYOID};
-SavedPlan g_names_plan(claim_events_sql::kNames, 1, kNamesArgTypes);
+// Generic: pkey lookups whatever the array's length, planned once.
+SavedPlan g_names_plan(claim_events_sql::kNames, 1, kNamesArgTypes, PlanMode::kGeneric);
 
 // Copies the claim's rows out of SPI memory (the event queries reuse it).
 std::vector<ClaimedRow> TakeClaimedRows() {

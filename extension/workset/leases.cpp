@@ -25,7 +25,10 @@ namespace {
 
 const Oid kAckArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, INT8ARRAYOID, BOOLARRAYOID, INT4ARRAYOID, TIMESTAMPTZARRAYOID};
 // `due` entries defer the row and keep (or set) retry; they are applied but not returned.
-SavedPlan g_ack_plan(leases_sql::kAck, 6, kAckArgTypes);
+// Generic: a nested loop of pkey lookups whatever the array's length; left to
+// choose, the plan cache planned every call anew (its custom plans looked
+// cheaper), a sixth of an ack's time in the drain's profile.
+SavedPlan g_ack_plan(leases_sql::kAck, 6, kAckArgTypes, PlanMode::kGeneric);
 
 const Oid kBlockArgTypes[] = {TEXTARRAYOID, TEXTARRAYOID, TEXTARRAYOID, BOOLARRAYOID};
 SavedPlan g_block_plan(leases_sql::kBlock, 4, kBlockArgTypes);

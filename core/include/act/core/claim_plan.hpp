@@ -32,8 +32,9 @@ void ValidateLeaseMillis(std::int64_t millis);
 // Parameters: $1 priority count, $2 fairness count, $3 leading count,
 // $4 by, $5 millis, $6 lane (only used when `by_lane`), $7 horizon (or NULL).
 // `by_class`: wide rows' work comes from their class's mark in act.wide_marks
-// (0.2.1 on); otherwise from their stored marks alone, into which the caller
-// has folded the wide marks (an older version's schema).
+// (0.2.1 on); otherwise from their stored marks alone: the caller has folded
+// the wide marks into them (an older version's schema), or no wide class has
+// a mark.
 std::string ClaimSql(bool by_lane, bool by_class = true);
 
 }  // namespace act::core
