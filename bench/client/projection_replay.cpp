@@ -25,19 +25,22 @@ void seed(act::Store& store, const std::string& stream, int events) {
 
 enum class Handler { kPipelined, kSynchronous, kBatched };
 
+// The projection of `stream` into table bench_replay_NAME, made with `columns`.
+act::ProjectionBuilder kept_in(const std::string& stream, const std::string& name, const std::string& columns) {
+  const std::string table = "bench_replay_" + name;
+  return act::projection("replay-" + stream + "-" + name)
+      .source(stream)
+      .lane(kLane.name)
+      .setup([table, columns](act::Sql& sql) { sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (" + columns + ")"); })
+      .truncate([table](act::Sql& sql) { sql.exec("TRUNCATE " + table); });
+}
+
 // One row per event: what a handler writes that does not update its own rows.
 act::Projection row_per_event_projection(const std::string& stream, Handler kind) {
   const bool batched = kind == Handler::kBatched;
   const std::string name = batched ? "batched_row" : "each_row";
   const std::string table = "bench_replay_" + name;
-  auto builder = act::projection("replay-" + stream + "-" + name)
-                     .source(stream)
-                     .lane(kLane.name)
-                     .setup([table](act::Sql& sql) {
-                       sql.exec("CREATE TABLE IF NOT EXISTS " + table +
-                                " (id bigint PRIMARY KEY, stream text NOT NULL, n bigint NOT NULL)");
-                     })
-                     .truncate([table](act::Sql& sql) { sql.exec("TRUNCATE " + table); });
+  auto builder = kept_in(stream, name, "id bigint PRIMARY KEY, stream text NOT NULL, n bigint NOT NULL");
   if (!batched) {
     const std::string insert = "INSERT INTO " + table + " VALUES ($1, $2, $3)";
     return std::move(builder)
@@ -65,13 +68,7 @@ act::Projection replay_projection(const std::string& stream, Handler kind) {
   const bool batched = kind == Handler::kBatched;
   const std::string name = batched ? "batched" : kind == Handler::kPipelined ? "each" : "each_sync";
   const std::string table = "bench_replay_" + name;
-  auto builder = act::projection("replay-" + stream + "-" + name)
-                     .source(stream)
-                     .lane(kLane.name)
-                     .setup([table](act::Sql& sql) {
-                       sql.exec("CREATE TABLE IF NOT EXISTS " + table + " (stream text PRIMARY KEY, n bigint NOT NULL)");
-                     })
-                     .truncate([table](act::Sql& sql) { sql.exec("TRUNCATE " + table); });
+  auto builder = kept_in(stream, name, "stream text PRIMARY KEY, n bigint NOT NULL");
   const std::string upsert = "INSERT INTO " + table + " AS t VALUES ($1, $2) ON CONFLICT (stream) DO UPDATE SET n = t.n + excluded.n";
   if (!batched) {
     const bool wait = kind == Handler::kSynchronous;

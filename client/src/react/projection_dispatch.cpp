@@ -35,8 +35,7 @@ Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& pr
   attempt.failed_at = count;
   ConnectionPool::Lease connection = pool.acquire();
   db::Session& session = connection.session();
-  // BEGIN travels with the handlers' statements.
-  db::Transaction transaction(session, db::Begin::kQueued);
+  db::Transaction transaction(session);
   if (const std::optional<HandlerFailure> failure = apply_handlers(projection, events, count, session)) {
     attempt = Attempt{failure->at, failure->error, failure->retryable, false, {}};
     return attempt;  // rolled back by the transaction's destructor
@@ -57,13 +56,15 @@ Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& pr
   return attempt;
 }
 
-// A page applied whole: the handlers' statements, the acknowledgement and
-// BEGIN in one round trip, COMMIT in a second once the acknowledgement landed.
-// With side effects the version's gate goes first (apply_and_settle).
+// A page applied whole. Per-event handlers: BEGIN, their statements and the
+// acknowledgement in one round trip, COMMIT in a second once the
+// acknowledgement landed. A batch handler's statements run as it sends them,
+// so its page goes through apply_and_settle, as does a version's with side
+// effects (its gate goes before the acknowledgement).
 Attempt apply_and_acknowledge(ConnectionPool& pool, const detail::ProjectionModel& projection,
                               const std::vector<Committed>& events, const Lease& lease, std::int64_t at) {
   const Acknowledgement ack{lease, at, std::nullopt, std::nullopt};
-  if (!projection.side_effects.empty())
+  if (projection.batch || !projection.side_effects.empty())
     return apply_and_settle(pool, projection, events, events.size(), [&ack](db::Session& session) {
       return !reaction_calls::ack(session, {ack}).empty();
     });
