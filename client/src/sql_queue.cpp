@@ -66,9 +66,13 @@ void SqlQueue::wait(detail::PendingRows& pending) {
 }
 
 void SqlQueue::finish() {
+  collect_queued();
+  session_.finish_queue();
+}
+
+void SqlQueue::collect_queued() {
   while (collect_oldest()) {
   }
-  session_.finish_queue();
 }
 
 const SqlRows& SqlResult::rows() const {

@@ -31,6 +31,9 @@ class SqlQueue {
   void wait(detail::PendingRows& pending);
   // Waits for every statement queued so far.
   void finish();
+  // Waits for this queue's statements only: what others queued on the session
+  // behind them travelled with them and is theirs to collect.
+  void collect_queued();
   std::optional<std::size_t> failed_at() const noexcept { return failed_at_; }
 
  private:

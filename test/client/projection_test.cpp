@@ -76,6 +76,24 @@ TEST_F(ProjectionTest, WritesAndTheirWatermarkCommitTogether) {
   EXPECT_EQ(subscription(target()).at, last);
 }
 
+TEST_F(ProjectionTest, APageTravelsWithItsAcknowledgementThenCommits) {
+  auto pool = database().pool(PoolOptions{1, 30s});  // one connection: its statements are prepared once
+  auto app = act::app(pool).with(counter_).with(per_event()).build();
+  app.drain();  // sets the read model up
+  commit(app, {"a"}, 1);
+  app.drain();  // prepares the statements
+  const std::int64_t last = commit(app, {"a", "b"}, 3);
+
+  const std::uint64_t before = pool->stats().round_trips;
+  EXPECT_EQ(app.drain().handled, 6);
+  // The claim that brings the page; BEGIN, the page's statements and the
+  // acknowledgement; COMMIT.
+  EXPECT_EQ(pool->stats().round_trips - before, 3u);
+  EXPECT_EQ(applied(), 7);
+  EXPECT_EQ(subscription(target()).at, last);
+  EXPECT_FALSE(subscription(target()).leased_by.has_value());
+}
+
 TEST_F(ProjectionTest, ReadsOnlyItsOwnEventsBesideOtherReactions) {
   std::atomic<int> reacted{0};
   auto app = act::app(pool_)

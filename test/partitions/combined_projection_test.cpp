@@ -210,6 +210,22 @@ TEST_F(CombinedProjectionTest, RebuildEmptiesTheReadModelAndReplaysEveryPartitio
   EXPECT_EQ(app.positions(tallied), horizons());
 }
 
+TEST_F(CombinedProjectionTest, APageSendsItsPositionWithTheHandlersStatements) {
+  const Projection tallied = tally(tally_options());
+  const std::shared_ptr<ConnectionPool> pool = read_model();
+  App app = counter_app(map()).with(tallied, pool).build();
+  commit(app);
+  app.settle();  // sets the read model up
+  const std::uint64_t before = pool->stats().round_trips;
+  EXPECT_EQ(app.rebuild(tallied).applied, kStreams * kEventsEach);
+  // The rewind: BEGIN, the positions locked, TRUNCATE, the positions reset,
+  // COMMIT. Then one page a partition: BEGIN, its position locked, the
+  // handlers' statements with the position's write, COMMIT.
+  EXPECT_EQ(pool->stats().round_trips - before, 5u + 4u * static_cast<std::uint64_t>(partitions()));
+  EXPECT_EQ(tally_summary(), all_once_in_order(kStreams * kEventsEach));
+  EXPECT_EQ(app.positions(tallied), horizons());
+}
+
 TEST_F(CombinedProjectionTest, BadInputIsRefusedAndChangesNothing) {
   const Projection tallied = tally(tally_options());
   App app = counter_app_with(tallied);

@@ -1,5 +1,6 @@
 #include "partitions/combined_projection.hpp"
 
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -75,8 +76,12 @@ std::int64_t horizon_of(db::Session& source) {
   return horizon;
 }
 
+db::Params advance_params(const std::string& target, std::int32_t partition, std::int64_t to) {
+  return db::Params().text(std::string_view(target)).number(partition).number(to);
+}
+
 void advance(db::Session& session, const std::string& target, std::int32_t partition, std::int64_t to) {
-  session.exec(kAdvance, db::Params().text(std::string_view(target)).number(partition).number(to), [](const db::Row&) {});
+  session.exec(kAdvance, advance_params(target, partition, to), [](const db::Row&) {});
 }
 
 void record_failure(db::Session& session, const std::string& target, std::int32_t partition, const std::string& error,
@@ -165,9 +170,18 @@ Step CombinedProjection::step(std::int32_t partition, const PartitionSource& sou
     const std::int64_t through = step.more ? page.back().id : horizon;
     step.drained.fetched = static_cast<std::int64_t>(page.size());
     const std::vector<Committed> handed = source.registry->handed_to(*projection_, page);
-    failure = handed.empty() ? std::nullopt : react::apply_handlers(*projection_, handed, handed.size(), session);
+    // The position's write travels with the handlers' statements.
+    std::optional<std::size_t> advanced;
+    failure = handed.empty() ? std::nullopt
+                             : react::apply_handlers(*projection_, handed, handed.size(), session, [&] {
+                                 advanced = session.queue(kAdvance, advance_params(target(), partition, through));
+                               });
     if (!failure) {
-      advance(session, target(), partition, through);
+      if (advanced) {
+        session.collect(*advanced, [](const db::Row&) {});
+      } else {
+        advance(session, target(), partition, through);
+      }
       transaction.commit();
       step.drained.handled = static_cast<std::int64_t>(handed.size());
       step.drained.advanced = 1;

@@ -34,13 +34,18 @@ void run_handlers(const detail::ProjectionModel& projection, const std::vector<C
 
 std::optional<HandlerFailure> apply_handlers(const detail::ProjectionModel& projection,
                                              const std::vector<Committed>& events, std::size_t count,
-                                             db::Session& session) {
+                                             db::Session& session, const QueueBehind& behind) {
   SqlQueue queue(session);
   std::size_t position = 0;
   HandlerFailure failure;
   try {
     run_handlers(projection, events, count, session, queue, position);
-    if (!projection.batch) queue.finish();
+    if (behind) {
+      behind();
+      queue.collect_queued();
+    } else if (!projection.batch) {
+      queue.finish();
+    }
     return std::nullopt;
   } catch (const NonRetryableError& error) {
     failure.error = error.what();

@@ -4,6 +4,7 @@
 // rebuilds (inline_commit.cpp, inline_rebuild.cpp) share it.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,11 +35,15 @@ struct HandlerFailure {
   std::string error;
   bool retryable = true;
 };
-// run_handlers, then every queued statement waited for; the transaction is
-// lost after a failure (the caller rolls it back).
+// Queues the caller's statements behind the handlers' once every handler
+// returned (the watermark's write), so they travel in the same round trip;
+// the caller collects them.
+using QueueBehind = std::function<void()>;
+// run_handlers, then every queued statement waited for (with `behind`: only
+// the handlers'); the transaction is lost after a failure (the caller rolls it back).
 std::optional<HandlerFailure> apply_handlers(const detail::ProjectionModel& projection,
                                              const std::vector<Committed>& events, std::size_t count,
-                                             db::Session& session);
+                                             db::Session& session, const QueueBehind& behind = {});
 
 // The projection's events in (after, through] as a subscription with its
 // source and names would select them, at most `limit`. names: the stored

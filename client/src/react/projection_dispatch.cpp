@@ -1,6 +1,8 @@
 // dispatch_projection: a projection's writes and its acknowledgement in one transaction.
 #include <algorithm>
+#include <cstddef>
 #include <functional>
+#include <optional>
 
 #include "act/errors.hpp"
 #include "db/transaction.hpp"
@@ -32,15 +34,15 @@ Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& pr
   Attempt attempt;
   attempt.failed_at = count;
   ConnectionPool::Lease connection = pool.acquire();
-  db::Transaction transaction(connection.session());
-  if (const std::optional<HandlerFailure> failure = apply_handlers(projection, events, count, connection.session())) {
+  db::Session& session = connection.session();
+  db::Transaction transaction(session);
+  if (const std::optional<HandlerFailure> failure = apply_handlers(projection, events, count, session)) {
     attempt = Attempt{failure->at, failure->error, failure->retryable, false, {}};
     return attempt;  // rolled back by the transaction's destructor
   }
   Gate gate;
-  if (!projection.side_effects.empty() && count > 0)
-    gate = pass_gate(connection.session(), projection, events[count - 1].id);
-  if (!settle(connection.session())) {
+  if (!projection.side_effects.empty() && count > 0) gate = pass_gate(session, projection, events[count - 1].id);
+  if (!settle(session)) {
     // Another worker holds the stream now: it applies these events itself.
     attempt.lost = true;
     return attempt;
@@ -54,10 +56,34 @@ Attempt apply_and_settle(ConnectionPool& pool, const detail::ProjectionModel& pr
   return attempt;
 }
 
-Settle acknowledge(const Lease& lease, std::int64_t at) {
-  return [&lease, at](db::Session& session) {
-    return !reaction_calls::ack(session, {Acknowledgement{lease, at, std::nullopt, std::nullopt}}).empty();
-  };
+// A page applied whole. Per-event handlers: BEGIN, their statements and the
+// acknowledgement in one round trip, COMMIT in a second once the
+// acknowledgement landed. A batch handler's statements run as it sends them,
+// so its page goes through apply_and_settle, as does a version's with side
+// effects (its gate goes before the acknowledgement).
+Attempt apply_and_acknowledge(ConnectionPool& pool, const detail::ProjectionModel& projection,
+                              const std::vector<Committed>& events, const Lease& lease, std::int64_t at) {
+  const Acknowledgement ack{lease, at, std::nullopt, std::nullopt};
+  if (projection.batch || !projection.side_effects.empty())
+    return apply_and_settle(pool, projection, events, events.size(), [&ack](db::Session& session) {
+      return !reaction_calls::ack(session, {ack}).empty();
+    });
+  Attempt attempt;
+  attempt.failed_at = events.size();
+  ConnectionPool::Lease connection = pool.acquire();
+  db::Session& session = connection.session();
+  db::Transaction transaction(session, db::Begin::kQueued);
+  std::optional<std::size_t> ack_ticket;
+  if (const std::optional<HandlerFailure> failure =
+          apply_handlers(projection, events, events.size(), session,
+                         [&] { ack_ticket = reaction_calls::queue_ack(session, {ack}); })) {
+    attempt = Attempt{failure->at, failure->error, failure->retryable, false, {}};
+    return attempt;  // rolled back by the transaction's destructor
+  }
+  // Another worker holds the stream now: it applies these events itself.
+  attempt.lost = reaction_calls::collect_ack(session, *ack_ticket).empty();
+  if (!attempt.lost) transaction.commit();
+  return attempt;
 }
 
 // The events before a failing one are kept and the failed attempt is
@@ -119,7 +145,7 @@ Outcome dispatch_projection(AppPort& app, const detail::ProjectionModel& project
                             std::chrono::milliseconds lease_time, const std::atomic<bool>& stopping) {
   ConnectionPool& pool = app.store().pool();
   try {
-    const Attempt all = apply_and_settle(pool, projection, events, events.size(), acknowledge(lease, fetched_to));
+    const Attempt all = apply_and_acknowledge(pool, projection, events, lease, fetched_to);
     run_side_effects(app, projection, all, stopping);
     if (all.failed_at == events.size()) return applied(static_cast<std::int32_t>(events.size()), fetched_to, all.lost);
 

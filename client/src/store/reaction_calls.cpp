@@ -115,8 +115,9 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
   session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
     ClaimedLease entry{lease_from(row), {}};
     const std::string_view text = row.text(7);
-    for (const json& event : json::parse(text.begin(), text.end()))
-      entry.events.push_back(store_rows::committed_from_json(event));
+    json events = json::parse(text.begin(), text.end());
+    entry.events.reserve(events.size());
+    for (json& event : events) entry.events.push_back(store_rows::committed_from_json(std::move(event)));
     claimed.push_back(std::move(entry));
   });
   return claimed;
@@ -159,6 +160,16 @@ std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>&
   if (acks.empty()) return acked;
   session.run(store_sql::kAck, db::Params().json(acks_json(acks)),
               [&](const db::Row& row) { acked.push_back(lease_from(row)); });
+  return acked;
+}
+
+std::size_t queue_ack(db::Session& session, const std::vector<Acknowledgement>& acks) {
+  return session.queue(store_sql::kAck.sql, db::Params().json(acks_json(acks)), store_sql::kAck.operation);
+}
+
+std::vector<Lease> collect_ack(db::Session& session, std::size_t ticket) {
+  std::vector<Lease> acked;
+  session.collect(ticket, [&](const db::Row& row) { acked.push_back(lease_from(row)); });
   return acked;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The reaction-side SQL calls on a given session: the Store runs them on a
 // pooled connection, a projection runs ack and reset inside its own transaction.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,10 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
                                        const std::vector<Acknowledgement>& acks);
 // The plain acknowledgements that took effect (those of a lost lease do not; due entries are never returned).
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks);
+// The same, queued behind the session's other queued statements (one round
+// trip for them all); collect_ack waits for it and returns what ack() would.
+std::size_t queue_ack(db::Session& session, const std::vector<Acknowledgement>& acks);
+std::vector<Lease> collect_ack(db::Session& session, std::size_t ticket);
 // A text[] column sent as its jsonb text; NULL (every name) is empty.
 std::optional<std::vector<std::string>> names_at(const db::Row& row, int column);
 // A row of act.query_streams (its column order).
