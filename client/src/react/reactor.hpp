@@ -59,7 +59,8 @@ class Reactor {
   void shutdown(std::optional<std::chrono::milliseconds> grace = std::nullopt);
   RebuildProgress rebuild(const detail::ProjectionModel& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress);
-  // Wakes every worker (after an unblock or a reset made streams claimable).
+  // Wakes every worker (after an unblock or a reset made streams claimable),
+  // interrupting a lane's claim that waits in the server for a commit.
   void wake_all();
 
   // Projection versions on this partition (reactor_versions.cpp,
@@ -101,7 +102,12 @@ class Reactor {
     std::atomic<bool> stopping{false};
     Signal stop;  // the waker's
   };
-  void lane_loop(LaneSlot& slot, const WorkerRun& run);
+  void lane_loop(LaneSlot& slot, const WorkerOptions& options, const WorkerRun& run);
+  // Whether the lane parks in a claim that waits in the server: a commit
+  // wakes that claim itself, but not a read model's step.
+  bool parks_in_server(LaneSlot& slot);
+  // A commit's wake-up: a lane waiting in the server sees the commit there.
+  void wake_on_commit();
   void correlate_loop(const WorkerOptions& options, const WorkerRun& run);
   // A worker thread owning a share of the app; a throw from loop is logged.
   void spawn(std::string name, std::function<void()> loop);
