@@ -126,13 +126,17 @@ std::vector<InlineCandidate> Reactor::inline_candidates(std::string_view stream,
 }
 
 void Reactor::wake_on_commit() {
-  for (const auto& slot : lanes_) slot->wake.notify();
+  for (const auto& slot : lanes_)
+    if (!slot->parks_in_server) slot->wake.notify();
   correlate_wake_.notify();
 }
 
 void Reactor::wake_all() {
-  wake_on_commit();
-  for (const auto& slot : lanes_) slot->controller.parked().interrupt();
+  for (const auto& slot : lanes_) {
+    slot->wake.notify();
+    slot->controller.parked().interrupt();
+  }
+  correlate_wake_.notify();
 }
 
 CorrelateResult Reactor::correlate() {
@@ -210,7 +214,10 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
 
 bool Reactor::parks_in_server(LaneSlot& slot) {
   const std::string& lane = slot.controller.lane().name;
-  if (!registry_->claims_lane(lane) || read_models_.in_lane(lane)) return false;
+  // With dynamic reactions the correlator's marks wake the lanes, and they
+  // come without a commit: interrupting a waiting claim for them (a cancel)
+  // costs more than the round trip the wait saves.
+  if (!registry_->claims_lane(lane) || read_models_.in_lane(lane) || registry_->has_dynamic()) return false;
   try {
     return slot.controller.parked().wakes_on_commit(app_.store().pool().conninfo());
   } catch (const std::exception& error) {
@@ -226,6 +233,7 @@ void Reactor::lane_loop(LaneSlot& slot, const WorkerOptions& options, const Work
   CycleDeps deps{app_, *registry_, coverage_, foreign_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
   const bool in_server = parks_in_server(slot);
+  slot.parks_in_server = in_server;
   const std::string conninfo = app_.store().pool().conninfo();
   bool parked = false;  // the last cycles ended with nothing left to do
   auto wake_at = std::chrono::steady_clock::now();
@@ -271,6 +279,7 @@ void Reactor::lane_loop(LaneSlot& slot, const WorkerOptions& options, const Work
     // streams leased until the next cycle, or until the leases run out.
     flush_quietly(slot);
   }
+  slot.parks_in_server = false;
   slot.controller.parked().close();
 }
 

@@ -78,6 +78,9 @@ class Reactor {
     explicit LaneSlot(Lane lane) : controller(std::move(lane)) {}
     LaneController controller;
     Signal wake;
+    // Its worker parks in a claim that waits in the server, which sees every
+    // commit: a commit's notice would only cost it an extra cycle.
+    std::atomic<bool> parks_in_server{false};
   };
 
   // Registers fixed targets and sets projections up; once, retried after a failure.
@@ -104,7 +107,7 @@ class Reactor {
   };
   void lane_loop(LaneSlot& slot, const WorkerOptions& options, const WorkerRun& run);
   // Whether the lane parks in a claim that waits in the server: a commit
-  // wakes that claim itself, but not a read model's step.
+  // wakes that claim itself, but not a read model's step nor a correlator's marks.
   bool parks_in_server(LaneSlot& slot);
   // A commit's wake-up: a lane waiting in the server sees the commit there.
   void wake_on_commit();
