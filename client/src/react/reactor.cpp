@@ -239,10 +239,9 @@ void Reactor::lane_loop(LaneSlot& slot, const WorkerOptions& options, const Work
   auto wake_at = std::chrono::steady_clock::now();
   while (!run.stopping) {
     // Parked, the lane's next claim waits in the server: a commit wakes it
-    // and hands over its events in one round trip. Woken already (a
-    // commit's notice, an unblock, stop), it claims at once instead. The
-    // wait is capped at wait_slice, as the waker's are, in case a stop's
-    // cancel misses it.
+    // and hands over its events in one round trip. Woken already (an
+    // unblock, a reset, stop), it claims at once instead. The wait is capped
+    // at wait_slice, as the waker's are, in case a stop's cancel misses it.
     std::optional<std::chrono::milliseconds> park;
     const auto now = std::chrono::steady_clock::now();
     if (in_server && parked && wake_at > now) {
