@@ -22,6 +22,7 @@ extern "C" {
 #include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
 #include "utils/wait_event.h"
@@ -227,13 +228,15 @@ int64 Horizon() { return g_concurrent ? ConcurrentHorizon() : FencedHorizon(); }
 int64 WaitForHorizon(int64 after, int timeout_ms) {
   const TimestampTz deadline = GetCurrentTimestamp() + static_cast<TimestampTz>(timeout_ms) * 1000;
   if (!g_concurrent) {
-    // Fenced mode polls.
+    // Fenced mode polls, asleep on the latch: a cancel ends the sleep, and
+    // pg_stat_activity shows the wait as act.wait's in concurrent mode.
     for (;;) {
       const int64 horizon = Horizon();
       const TimestampTz now = GetCurrentTimestamp();
       if (horizon > after || now >= deadline) return horizon;
       Guard([] {
-        pg_usleep(10000L);
+        (void)WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 10L, PG_WAIT_EXTENSION);
+        ResetLatch(MyLatch);
         CHECK_FOR_INTERRUPTS();
       });
     }

@@ -1,7 +1,8 @@
 // act.claim_events(from_lagging, from_leading, by, millis, lane, max_events,
-// acks, max_bytes): a worker's whole drain cycle in one round trip and one transaction:
-// the last batch's acks, then act.claim's claim, then each claimed stream's
-// events after its watermark (docs/sql.md "Draining in one call").
+// acks, max_bytes, wait_millis): a worker's whole drain cycle in one round trip
+// and one transaction: the last batch's acks, then act.claim's claim (waiting
+// up to wait_millis for a commit when it finds nothing), then each claimed
+// stream's events after its watermark (docs/sql.md "Draining in one call").
 #include <algorithm>
 #include <exception>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "act/core/subscription_input.hpp"
 #include "arrays.hpp"
 #include "claim.hpp"
+#include "claim_wait.hpp"
 #include "drain_events.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
@@ -31,7 +33,7 @@ extern "C" {
 namespace act::pg {
 namespace {
 
-enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks, kMaxBytes };
+enum Arg : int { kFromLagging, kFromLeading, kBy, kMillis, kLane, kMaxEvents, kAcks, kMaxBytes, kWaitMillis };
 
 // The SQL default of max_bytes, also used when the function is still declared
 // without it (the library updated, ALTER EXTENSION UPDATE not run yet).
@@ -159,13 +161,16 @@ ACT_SQL_FUNCTION(act_claim_events) {
   std::vector<core::LeaseEntry> acks;
   if (!PG_ARGISNULL(pg::kAcks))
     acks = core::ParseLeases(pg::JsonArgument(fcinfo, pg::kAcks, "acks"), core::LeaseUse::kAck, "acks");
+  const int32 wait_millis = pg::ReadClaimWait(fcinfo, pg::kWaitMillis);
   const bool hide_pii = !pg::CallerMayReadPii();
 
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
+  // Acks first: applied before any wait, their row locks held by this
+  // transaction while it waits.
   if (!acks.empty()) pg::ApplyAcks(acks, "acks");
   if (request.counts.Total() > 0) {
-    pg::RunClaim(request);
+    pg::RunClaimWaiting(request, wait_millis);
     const std::vector<pg::ClaimedRow> rows = pg::TakeClaimedRows();
     const std::unordered_map<std::string, pg::Names> names = pg::NamesOf(rows);
     // One horizon for every row: what the claim itself was capped at or below.

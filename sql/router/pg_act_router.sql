@@ -360,7 +360,8 @@ CALL pg_temp.forward_p('claim', $$from_lagging int, from_leading int, by text, m
 -- end forward
 -- forward per partition: api/claim_events.sql
 CALL pg_temp.forward_p('claim_events', $$from_lagging int, from_leading int, by text, millis int, lane text DEFAULT NULL,
-                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)');
+                                 max_events int DEFAULT 100, acks jsonb DEFAULT NULL, max_bytes int DEFAULT 16777216,
+                                 wait_millis int DEFAULT 0$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text, events jsonb)');
 -- end forward
 -- forward per partition: api/ack.sql
 CALL pg_temp.forward_p('ack', $$leases jsonb$$, 'TABLE(stream text, source text, at bigint, by text, retry int, lagging boolean, lane text)');

@@ -11,7 +11,8 @@
 --   act.add_checkpoint_signature their cosignatures; act.checkpoint(NULL) is
 --   22004 and the key file must be a regular file (C++ only).
 -- - act.claim_events gains max_bytes (a byte budget per claimed row, 16 MB by
---   default): a new trailing argument, so a new signature.
+--   default) and wait_millis (finding nothing, the claim waits for a commit
+--   and claims again): new trailing arguments, so a new signature.
 -- - act.release(selector) drops leases and keeps watermarks; act.claim and
 --   act.claim_events refuse leases above one hour (C++ only).
 -- - act.query_stats with a limit walks the streams through the (stream,
@@ -67,7 +68,7 @@ DROP FUNCTION act.status();
 -- A subscription taking over another's watermark (new).
 -- include: api/take_over.sql
 
--- act.claim_events with a byte budget: the old signature goes, calls by name
+-- act.claim_events with a byte budget and a wait: the old signature goes, calls by name
 -- or position with the old arguments reach the new one through its default.
 DROP FUNCTION act.claim_events(int, int, text, int, text, int, jsonb);
 -- include: api/claim_events.sql

@@ -195,6 +195,46 @@ TEST_F(WorkerTest, ShutdownFinishesTheEventInHandAndReleasesTheRest) {
   EXPECT_EQ(recorder_.ids(target), ids_of(done));
 }
 
+// Backends of the test database inside a claim that waits in the server
+// (act.claim_events with wait_millis, asleep on the horizon in concurrent mode).
+int waiting_claims(const TestDatabase& database) {
+  return std::stoi(database.sql(
+      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+      "AND state = 'active' AND query LIKE '%act.claim_events%' AND wait_event_type = 'Extension'"));
+}
+
+TEST_F(WorkerTest, AParkedLaneClaimsInTheServerUntilACommitOrAWakeUp) {
+  const bool concurrent = database().sql("SELECT act.mode()") == "concurrent";
+  const std::string target = stream("t");
+  const std::string s = stream();
+  // A cycle and a wait slice of a minute: only a commit, a wake-up or stop
+  // ends the lane's wait before then.
+  App app = recording_app(target, s, Lane{"parked", 10s, 10, 100, 60s});
+  WorkerOptions options;
+  options.wait_slice = 60s;
+  app.start(options);
+  auto writer = act::app(database().pool()).with(counter_).build();  // nothing in this process tells the workers
+  std::vector<ActionResult> done{writer.do_action("increment", {s, kAnn, {}}, Increment{1})};
+  ASSERT_TRUE(recorder_.wait_for(1));
+  // Fenced mode's wait would poll: the lane parks on the waker's wake-ups there.
+  ASSERT_TRUE(eventually([&] { return waiting_claims(database()) == (concurrent ? 1 : 0); }));
+
+  done.push_back(writer.do_action("increment", {s, kAnn, {}}, Increment{2}));
+  ASSERT_TRUE(recorder_.wait_for(2)) << "the commit woke the parked claim";
+  EXPECT_EQ(recorder_.ids(target), ids_of(done));
+
+  // A reset makes work no commit announces: it interrupts the waiting claim.
+  ASSERT_TRUE(eventually([&] { return waiting_claims(database()) == (concurrent ? 1 : 0); }));
+  EXPECT_EQ(app.reset(StreamFilter::exactly(target)), 1);
+  ASSERT_TRUE(recorder_.wait_for(4, 20s)) << "the reset's replay came before the minute's wait was over";
+
+  // Stop cancels the waiting claim: nothing is let go after the grace, and
+  // no claim waits on in the server.
+  ASSERT_TRUE(eventually([&] { return waiting_claims(database()) == (concurrent ? 1 : 0); }));
+  app.shutdown(10s);
+  EXPECT_EQ(waiting_claims(database()), 0);
+}
+
 TEST_F(WorkerTest, WithoutAListenerAWorkerLogsFailuresToStderr) {
   const std::string target = stream("t");
   const std::string s = stream();

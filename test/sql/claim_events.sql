@@ -1,19 +1,21 @@
 -- act.claim_events: acks first (as act.ack), then the claim (as act.claim),
 -- then each claimed stream's events after its watermark: from its source,
 -- with its names, never a snapshot or tombstone, never above the horizon, at
--- most max_events and within max_bytes, pii only for those who may read it.
+-- most max_events and within max_bytes, pii only for those who may read it;
+-- wait_millis bounded, its acks landing (the wait woken by another session's
+-- commit: test/isolation/specs/claim_events_wait.spec).
 BEGIN;
 SELECT * FROM no_plan();
 
 \ir lib/refused.sql
 
-SELECT has_function('act', 'claim_events', ARRAY['integer', 'integer', 'text', 'integer', 'text', 'integer', 'jsonb', 'integer'],
-  'act.claim_events(from_lagging, from_leading, by, millis, lane, max_events, acks, max_bytes)');
+SELECT has_function('act', 'claim_events', ARRAY['integer', 'integer', 'text', 'integer', 'text', 'integer', 'jsonb', 'integer', 'integer'],
+  'act.claim_events(from_lagging, from_leading, by, millis, lane, max_events, acks, max_bytes, wait_millis)');
 SELECT is((SELECT array_agg(p.parameter_default::text ORDER BY p.ordinal_position)
              FROM information_schema.parameters p JOIN information_schema.routines r USING (specific_name)
             WHERE r.routine_schema = 'act' AND r.routine_name = 'claim_events' AND p.parameter_mode = 'IN'),
-  ARRAY[NULL, NULL, NULL, NULL, 'NULL::text', '100', 'NULL::jsonb', '16777216'],
-  'lane, max_events, acks and max_bytes (16 MB) have their defaults');
+  ARRAY[NULL, NULL, NULL, NULL, 'NULL::text', '100', 'NULL::jsonb', '16777216', '0'],
+  'lane, max_events, acks, max_bytes (16 MB) and wait_millis (no wait) have their defaults');
 
 SELECT count(*) FROM act.commit('o-1', '[{"name": "Placed", "data": {"n": 1}, "pii": {"email": "a@b"}}, {"name": "Paid"}]');
 SELECT count(*) FROM act.commit('o-2', '[{"name": "Placed"}, {"name": "__snapshot__", "data": {}}]');
@@ -104,10 +106,32 @@ SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 21474
   'millis must be at most 3600000 (one hour), not 2147483647', 'millis int4 max');
 SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', -1, 'bound')$$, '22023',
   'millis must be 0 or more, not -1', 'millis -1');
+-- wait_millis from 0 to one minute, checked before the acks land.
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 1000, 'bound', wait_millis => -1)$$, '22023',
+  'wait_millis must be between 0 and 60000, not -1', 'wait_millis -1');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 1000, 'bound', wait_millis => 60001)$$, '22023',
+  'wait_millis must be between 0 and 60000, not 60001', 'wait_millis one above a minute');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w', 1000, 'bound', wait_millis => NULL)$$, '22004',
+  'wait_millis must not be null', 'wait_millis NULL');
+SELECT * FROM pg_temp.refused($$SELECT * FROM act.claim_events(10, 0, 'w4', 1000, acks => '[{"stream": "race", "by": "w4", "at": 3}]', wait_millis => -5)$$,
+  '22023', 'wait_millis must be between 0 and 60000, not -5', 'wait_millis -5 beside a valid ack: the ack does not land');
 SELECT is((SELECT stream FROM act.claim_events(10, 0, 'w', 3600000, 'bound')), 'lease-bound',
   'millis of exactly one hour is granted');
 SELECT is((SELECT leased_until FROM act.subscriptions WHERE stream = 'lease-bound'), now() + interval '1 hour',
   'the lease runs one hour');
+
+-- wait_millis: work at hand is returned; with none, the call returns no
+-- rows when the wait is over; the acks given with it land.
+SELECT count(*) FROM act.subscribe('[{"stream": "waiter", "source": "wait-1", "lane": "wait"}]');
+SELECT count(*) FROM act.commit('wait-1', '[{"name": "Waited"}]');
+CREATE TEMP TABLE wait_cycle AS SELECT * FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 60000);
+SELECT is((SELECT stream || ':' || jsonb_array_length(events) FROM wait_cycle), 'waiter:1', 'a waiting claim returns the work at hand');
+SELECT is((SELECT count(*) FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 20,
+             acks => (SELECT jsonb_build_array(jsonb_build_object('stream', stream, 'by', by, 'at', (events -> -1 ->> 'id')::bigint))
+                        FROM wait_cycle))),
+  0::bigint, 'with nothing left, a waiting claim returns no rows once its wait is over');
+SELECT is((SELECT at FROM act.subscriptions WHERE stream = 'waiter'), (SELECT (events -> -1 ->> 'id')::bigint FROM wait_cycle),
+  'the acks given with a waiting claim land');
 
 -- pii: a worker reads it as absent.
 CREATE ROLE app_worker IN ROLE act_worker;

@@ -94,6 +94,9 @@ struct ClaimRequest {
   std::int32_t max_events = 100;
   // A stream's batch stops before this many bytes of events (its first event always comes).
   std::int32_t max_bytes = 16 * 1024 * 1024;
+  // Finding nothing, the server waits up to this for a commit and claims
+  // again (at most one minute; 0: no wait).
+  std::chrono::milliseconds wait{0};
 };
 
 // A claimed stream and its events after the lease's `at`, from the row's own

@@ -118,6 +118,14 @@ bool Session::usable() noexcept {
 
 int Session::backend_pid() const noexcept { return connection_->handle.backendpid(); }
 
+void Session::cancel() noexcept {
+  try {
+    connection_->handle.cancel_query();
+  } catch (...) {
+    // Not delivered: the statement ends by itself (its own timeout).
+  }
+}
+
 void Session::count_round_trip() noexcept {
   if (round_trips_) round_trips_->fetch_add(1, std::memory_order_relaxed);
 }

@@ -68,6 +68,9 @@ class Session {
   // server; the pool then drops this session.
   bool usable() noexcept;
   int backend_pid() const noexcept;
+  // Asks the server to end the statement this session runs (none: nothing
+  // happens); callable from another thread while run() waits.
+  void cancel() noexcept;
 
  private:
   struct Connection;

@@ -240,7 +240,7 @@ DrainResult flush_acks(CycleDeps& deps, const Lane& lane, PendingAcks& pending) 
 }
 
 CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading,
-                      PendingAcks& pending, AckMode mode) {
+                      PendingAcks& pending, AckMode mode, const ParkedWait* parked) {
   CycleReport report;
   Store& store = deps.app.store();
   const std::string by = detail::random_uuid();  // a fresh holder id per cycle
@@ -249,8 +249,14 @@ CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, s
   // would be, and their leases run out (a bad entry must not fail every claim after it).
   const std::vector<Acknowledgement> carried = std::move(pending.acks);
   pending.acks.clear();
-  std::vector<ClaimedLease> claimed =
-      store.claim_events(ClaimRequest{lagging, leading, by, lane.lease, lane.name, lane.events, lane.bytes}, carried);
+  ClaimRequest request{lagging, leading, by, lane.lease, lane.name, lane.events, lane.bytes};
+  std::vector<ClaimedLease> claimed;
+  if (parked != nullptr && carried.empty()) {
+    request.wait = parked->wait;
+    claimed = parked->claim.claim(parked->conninfo, request);
+  } else {
+    claimed = store.claim_events(request, carried);
+  }
   // Carried acknowledgements rode on the claim; act.claim_events does not say
   // which it dropped (a lease already lost), so those that moved are told as landed.
   for (const Acknowledgement& ack : carried) {

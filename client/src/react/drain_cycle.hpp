@@ -17,6 +17,7 @@
 #include "act/store.hpp"
 #include "react/app_port.hpp"
 #include "react/foreign_targets.hpp"
+#include "react/parked_claim.hpp"
 #include "react/registry.hpp"
 #include "react/row_coverage.hpp"
 
@@ -51,9 +52,11 @@ enum class AckMode {
   kCarry,  // leave them in PendingAcks, unless half the lease is gone already
 };
 
-// Carries `pending` on its claim; leaves its own acknowledgements there in kCarry mode.
+// Carries `pending` on its claim; leaves its own acknowledgements there in
+// kCarry mode. With `parked` and nothing pending, claims through it: the
+// server waits for a commit when it finds nothing.
 CycleReport run_cycle(CycleDeps& deps, const Lane& lane, std::int32_t lagging, std::int32_t leading,
-                      PendingAcks& pending, AckMode mode);
+                      PendingAcks& pending, AckMode mode, const ParkedWait* parked = nullptr);
 
 // Sends what is pending with act.ack; the result counts the lost leases.
 DrainResult flush_acks(CycleDeps& deps, const Lane& lane, PendingAcks& pending);

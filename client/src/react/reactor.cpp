@@ -115,7 +115,7 @@ void Reactor::committed(const std::vector<Committed>& events) {
   if (std::any_of(events.begin(), events.end(), [&](const Committed& event) {
         return registry_->reacts_to(event.name) || read_models_.reads(event.name);
       }))
-    wake_all();
+    wake_on_commit();
 }
 
 std::vector<InlineCandidate> Reactor::inline_candidates(std::string_view stream,
@@ -125,8 +125,17 @@ std::vector<InlineCandidate> Reactor::inline_candidates(std::string_view stream,
   return candidates;
 }
 
+void Reactor::wake_on_commit() {
+  for (const auto& slot : lanes_)
+    if (!slot->parks_in_server) slot->wake.notify();
+  correlate_wake_.notify();
+}
+
 void Reactor::wake_all() {
-  for (const auto& slot : lanes_) slot->wake.notify();
+  for (const auto& slot : lanes_) {
+    slot->wake.notify();
+    slot->controller.parked().interrupt();
+  }
   correlate_wake_.notify();
 }
 
@@ -203,19 +212,52 @@ Reactor::LaneSlot& Reactor::slot_for(const std::string& lane) {
   throw std::logic_error("no controller for lane " + lane);
 }
 
-void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
+bool Reactor::parks_in_server(LaneSlot& slot) {
+  const std::string& lane = slot.controller.lane().name;
+  // With dynamic reactions the correlator's marks wake the lanes, and they
+  // come without a commit: interrupting a waiting claim for them (a cancel)
+  // costs more than the round trip the wait saves.
+  if (!registry_->claims_lane(lane) || read_models_.in_lane(lane) || registry_->has_dynamic()) return false;
+  try {
+    return slot.controller.parked().wakes_on_commit(app_.store().pool().conninfo());
+  } catch (const std::exception& error) {
+    // Out of reach now: the lane parks on its wake-up signal, as in fenced mode.
+    app_.observers().worker_failed(lane_label(slot.controller.lane()), refused(error));
+    return false;
+  }
+}
+
+void Reactor::lane_loop(LaneSlot& slot, const WorkerOptions& options, const WorkerRun& run) {
   const Lane& lane = slot.controller.lane();
   // This run's stop, not the reactor's: a thread let go stays stopped after a restart.
   CycleDeps deps{app_, *registry_, coverage_, foreign_, run.stopping};
   std::chrono::milliseconds backoff = kFailureBackoffMin;
+  const bool in_server = parks_in_server(slot);
+  slot.parks_in_server = in_server;
+  const std::string conninfo = app_.store().pool().conninfo();
+  bool parked = false;  // the last cycles ended with nothing left to do
   auto wake_at = std::chrono::steady_clock::now();
   while (!run.stopping) {
-    slot.wake.wait_until(wake_at);
+    // Parked, the lane's next claim waits in the server: a commit wakes it
+    // and hands over its events in one round trip. Woken already (an
+    // unblock, a reset, stop), it claims at once instead. The wait is capped
+    // at wait_slice, as the waker's are, in case a stop's cancel misses it.
+    std::optional<std::chrono::milliseconds> park;
+    const auto now = std::chrono::steady_clock::now();
+    if (in_server && parked && wake_at > now) {
+      if (!slot.wake.wait_until(now))
+        park = std::min(std::chrono::ceil<std::chrono::milliseconds>(wake_at - now), options.wait_slice);
+    } else {
+      slot.wake.wait_until(wake_at);
+    }
     wake_at = std::chrono::steady_clock::now() + lane.cycle;
-    while (!run.stopping) {
+    parked = false;
+    for (bool first = true; !run.stopping; first = false) {
       CycleReport report;
       try {
-        if (registry_->claims_lane(lane.name)) report = slot.controller.drain(deps, AckMode::kCarry);
+        if (registry_->claims_lane(lane.name))
+          report = first && park ? slot.controller.drain_parked(deps, conninfo, *park)
+                                 : slot.controller.drain(deps, AckMode::kCarry);
         report.result += read_models_.step(app_, *registry_, &lane.name, partitions::ReadModels::Pace::kOnce, true);
         backoff = kFailureBackoffMin;
       } catch (const std::exception& error) {
@@ -227,12 +269,17 @@ void Reactor::lane_loop(LaneSlot& slot, const WorkerRun& run) {
       }
       app_.observers().log_unheard(report.result);
       if (report.next_due) wake_at = std::min(wake_at, steady_from(*report.next_due));
-      if (!report.result.progressed()) break;
+      if (!report.result.progressed()) {
+        parked = true;
+        break;
+      }
     }
     // Never park (or stop) holding acknowledgements: they would keep their
     // streams leased until the next cycle, or until the leases run out.
     flush_quietly(slot);
   }
+  slot.parks_in_server = false;
+  slot.controller.parked().close();
 }
 
 void Reactor::correlate_loop(const WorkerOptions& options, const WorkerRun& run) {
@@ -288,7 +335,7 @@ void Reactor::start(const WorkerOptions& options) {
     if (!serves_lane(lane)) continue;
     if (!options.only_lanes.empty() && !options.only_lanes.contains(lane)) continue;
     slot->wake.restart();
-    spawn("lane " + lane, [this, &slot = *slot, run = run_] { lane_loop(slot, *run); });
+    spawn("lane " + lane, [this, &slot = *slot, options, run = run_] { lane_loop(slot, options, *run); });
   }
   if (correlator_) spawn("correlator", [this, options, run = run_] { correlate_loop(options, *run); });
   spawn(std::string(kWakerName), [this, options, run = run_] {
@@ -297,7 +344,7 @@ void Reactor::start(const WorkerOptions& options) {
       app_.cache().invalidate(notice.stream, notice.last_id - 1);
     };
     Waker(
-        app_.store().pool().conninfo(), options, [this] { wake_all(); }, app_.observers(), forget_stale)
+        app_.store().pool().conninfo(), options, [this] { wake_on_commit(); }, app_.observers(), forget_stale)
         .run(run->stop);
   });
 }
@@ -310,7 +357,10 @@ void Reactor::shutdown(std::optional<std::chrono::milliseconds> grace) {
   run_->stopping = true;
   run_->stop.stop();
   correlate_wake_.stop();
-  for (const auto& slot : lanes_) slot->wake.stop();
+  for (const auto& slot : lanes_) {
+    slot->wake.stop();
+    slot->controller.parked().interrupt();
+  }
   const std::vector<std::string> let_go = workers_.join(deadline);
   // A correlator let go may be inside a scan, holding the lease: it runs out by itself.
   if (correlator_ && std::find(let_go.begin(), let_go.end(), "correlator") == let_go.end()) correlator_->release();

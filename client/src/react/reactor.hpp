@@ -59,7 +59,8 @@ class Reactor {
   void shutdown(std::optional<std::chrono::milliseconds> grace = std::nullopt);
   RebuildProgress rebuild(const detail::ProjectionModel& projection,
                           const std::function<void(const RebuildProgress&)>& on_progress);
-  // Wakes every worker (after an unblock or a reset made streams claimable).
+  // Wakes every worker (after an unblock or a reset made streams claimable),
+  // interrupting a lane's claim that waits in the server for a commit.
   void wake_all();
 
   // Projection versions on this partition (reactor_versions.cpp,
@@ -77,6 +78,9 @@ class Reactor {
     explicit LaneSlot(Lane lane) : controller(std::move(lane)) {}
     LaneController controller;
     Signal wake;
+    // Its worker parks in a claim that waits in the server, which sees every
+    // commit: a commit's notice would only cost it an extra cycle.
+    std::atomic<bool> parks_in_server{false};
   };
 
   // Registers fixed targets and sets projections up; once, retried after a failure.
@@ -101,7 +105,12 @@ class Reactor {
     std::atomic<bool> stopping{false};
     Signal stop;  // the waker's
   };
-  void lane_loop(LaneSlot& slot, const WorkerRun& run);
+  void lane_loop(LaneSlot& slot, const WorkerOptions& options, const WorkerRun& run);
+  // Whether the lane parks in a claim that waits in the server: a commit
+  // wakes that claim itself, but not a read model's step nor a correlator's marks.
+  bool parks_in_server(LaneSlot& slot);
+  // A commit's wake-up: a lane waiting in the server sees the commit there.
+  void wake_on_commit();
   void correlate_loop(const WorkerOptions& options, const WorkerRun& run);
   // A worker thread owning a share of the app; a throw from loop is logged.
   void spawn(std::string name, std::function<void()> loop);

@@ -111,7 +111,8 @@ std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest&
       .text(request.lane)
       .number(request.max_events)
       .json(carried)
-      .number(request.max_bytes);
+      .number(request.max_bytes)
+      .number(static_cast<std::int32_t>(request.wait.count()));
   session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
     ClaimedLease entry{lease_from(row), {}};
     const std::string_view text = row.text(7);

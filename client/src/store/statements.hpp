@@ -43,7 +43,7 @@ namespace act::store_sql {
 // call: api/claim.sql
 #define ACT_CALL_CLAIM "act.claim($1::int, $2::int, $3::text, $4::int, $5::text)"
 // call: api/claim_events.sql
-#define ACT_CALL_CLAIM_EVENTS "act.claim_events($1::int, $2::int, $3::text, $4::int, $5::text, $6::int, $7::jsonb, $8::int)"
+#define ACT_CALL_CLAIM_EVENTS "act.claim_events($1::int, $2::int, $3::text, $4::int, $5::text, $6::int, $7::jsonb, $8::int, $9::int)"
 // call: api/ack.sql
 #define ACT_CALL_ACK "act.ack($1::jsonb)"
 // call: api/block.sql
