@@ -161,13 +161,11 @@ ACT_SQL_FUNCTION(act_claim_events) {
   std::vector<core::LeaseEntry> acks;
   if (!PG_ARGISNULL(pg::kAcks))
     acks = core::ParseLeases(pg::JsonArgument(fcinfo, pg::kAcks, "acks"), core::LeaseUse::kAck, "acks");
-  const int32 wait_millis = pg::ReadClaimWait(fcinfo, pg::kWaitMillis);
+  const int32 wait_millis = pg::ReadClaimWait(fcinfo, pg::kWaitMillis, !acks.empty());
   const bool hide_pii = !pg::CallerMayReadPii();
 
   ReturnSetInfo* result = pg::BeginMaterializedResult(fcinfo);
   pg::SpiSession spi;
-  // Acks first: applied before any wait, their row locks held by this
-  // transaction while it waits.
   if (!acks.empty()) pg::ApplyAcks(acks, "acks");
   if (request.counts.Total() > 0) {
     pg::RunClaimWaiting(request, wait_millis);

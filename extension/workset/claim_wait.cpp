@@ -8,7 +8,7 @@
 
 namespace act::pg {
 
-int32 ReadClaimWait(FunctionCallInfo fcinfo, int arg) {
+int32 ReadClaimWait(FunctionCallInfo fcinfo, int arg, bool with_acks) {
   if (PG_NARGS() <= arg) return 0;  // still declared without it (ALTER EXTENSION UPDATE not run yet)
   if (PG_ARGISNULL(arg))
     throw core::ValidationError("wait_millis must not be null", core::sqlstate::kNullValueNotAllowed);
@@ -21,6 +21,13 @@ int32 ReadClaimWait(FunctionCallInfo fcinfo, int arg) {
   if (wait_millis > 0 && Guard([] { return IsolationUsesXactSnapshot(); }))
     throw core::ValidationError("wait_millis must be 0 under REPEATABLE READ or SERIALIZABLE, not " +
                                 std::to_string(wait_millis) + ": the transaction's snapshot never sees a later commit");
+  // An acked row stays locked by this transaction until the call returns,
+  // and a commit that marks the row waits for that lock: the commit the
+  // claim waits for would wait for the claim.
+  if (wait_millis > 0 && with_acks)
+    throw core::ValidationError("wait_millis must be 0 when acks are given, not " + std::to_string(wait_millis) +
+                                ": the acked rows stay locked while the call waits, and a commit that marks them "
+                                "would wait with it");
   return wait_millis;
 }
 

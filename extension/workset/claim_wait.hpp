@@ -11,8 +11,9 @@ namespace act::pg {
 constexpr int32 kMaxClaimWaitMillis = 60 * 1000;
 
 // Validates wait_millis (NULL, negative, above the cap, or above 0 in a
-// transaction whose snapshot cannot see later commits) before anything is written.
-int32 ReadClaimWait(FunctionCallInfo fcinfo, int arg);
+// transaction whose snapshot cannot see later commits, or beside acks)
+// before anything is written.
+int32 ReadClaimWait(FunctionCallInfo fcinfo, int arg, bool with_acks);
 
 // Needs SPI. RunClaim until it leaves rows in SPI_tuptable or wait_millis have
 // passed; between attempts sleeps until the horizon moves (a commit landed).

@@ -121,17 +121,25 @@ SELECT is((SELECT leased_until FROM act.subscriptions WHERE stream = 'lease-boun
   'the lease runs one hour');
 
 -- wait_millis: work at hand is returned; with none, the call returns no
--- rows when the wait is over; the acks given with it land.
+-- rows when the wait is over. Acks beside a wait are refused before they
+-- land: the acked row would stay locked while the call waits, and a commit
+-- marking it would wait for the call.
 SELECT count(*) FROM act.subscribe('[{"stream": "waiter", "source": "wait-1", "lane": "wait"}]');
 SELECT count(*) FROM act.commit('wait-1', '[{"name": "Waited"}]');
 CREATE TEMP TABLE wait_cycle AS SELECT * FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 60000);
 SELECT is((SELECT stream || ':' || jsonb_array_length(events) FROM wait_cycle), 'waiter:1', 'a waiting claim returns the work at hand');
-SELECT is((SELECT count(*) FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 20,
+SELECT * FROM pg_temp.refused(format($$SELECT * FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 20,
+  acks => '[{"stream": "waiter", "by": "ww", "at": %s}]')$$, (SELECT (events -> -1 ->> 'id')::bigint FROM wait_cycle)), '22023',
+  'wait_millis must be 0 when acks are given, not 20: the acked rows stay locked while the call waits, and a commit that marks them would wait with it',
+  'wait_millis 20 beside an ack: the ack does not land');
+SELECT is((SELECT count(*) FROM act.claim_events(0, 0, 'ww', 60000, 'wait',
              acks => (SELECT jsonb_build_array(jsonb_build_object('stream', stream, 'by', by, 'at', (events -> -1 ->> 'id')::bigint))
                         FROM wait_cycle))),
-  0::bigint, 'with nothing left, a waiting claim returns no rows once its wait is over');
+  0::bigint, 'the same ack without a wait lands');
 SELECT is((SELECT at FROM act.subscriptions WHERE stream = 'waiter'), (SELECT (events -> -1 ->> 'id')::bigint FROM wait_cycle),
-  'the acks given with a waiting claim land');
+  'its watermark moved');
+SELECT is((SELECT count(*) FROM act.claim_events(1, 0, 'ww', 60000, 'wait', wait_millis => 20)), 0::bigint,
+  'with nothing left, a waiting claim returns no rows once its wait is over');
 
 -- pii: a worker reads it as absent.
 CREATE ROLE app_worker IN ROLE act_worker;
