@@ -147,9 +147,12 @@ TEST_F(AppAuditTest, AHeldHorizonIsAnError) {
 TEST_F(AppAuditTest, StoppedSealingIsAnError) {
   TestDatabase corrupted("app_audit_sealing");
   Store store(corrupted.pool());
-  store.commit("g", {{"E", {}, {}}, {"E", {}, {}}});
+  store.commit("f", {{"E", {}, {}}});
   EXPECT_TRUE(about(StoreAudit(corrupted.pool()).run(), "sealing_stopped", "").empty());
-  corrupted.sql("UPDATE act.events SET hash = '\\x00' WHERE stream = 'g' AND version = 1");
+  // The damage lands in the commit's own transaction: the background sealer
+  // (concurrent mode) could otherwise seal the events before it.
+  corrupted.sql(R"(SELECT count(*) FROM act.commit('g', '[{"name": "E"}, {"name": "E"}]');)"
+                "UPDATE act.events SET hash = '\\x00' WHERE stream = 'g' AND version = 1");
   corrupted.sql("SELECT act.seal()");
   const auto found = about(StoreAudit(corrupted.pool()).run(), "sealing_stopped", "");
   ASSERT_EQ(found.size(), 1u);
