@@ -105,15 +105,7 @@ bool IndexScan::NextDeformed(int columns) {
   });
 }
 
-int IndexScan::Column(const char* name) const {
-  // The table's descriptor is at hand: no catalog lookup.
-  const TupleDesc desc = RelationGetDescr(table_);
-  for (int i = 0; i < desc->natts; ++i) {
-    const Form_pg_attribute column = TupleDescAttr(desc, i);
-    if (!column->attisdropped && strcmp(NameStr(column->attname), name) == 0) return i + 1;
-  }
-  return Guard([name]() -> int { elog(ERROR, "pg_act: column %s is missing", name); });
-}
+int IndexScan::Column(const char* name) const { return ColumnNumber(table_, name); }
 
 Datum IndexScan::At(int column, bool* is_null) const {
   TupleTableSlot* slot = slot_;

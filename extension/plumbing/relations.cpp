@@ -58,4 +58,13 @@ bool ActRelationExists(const char* name) {
   return Guard([name] { return OidIsValid(FindActRelation(name)); });
 }
 
+int ColumnNumber(Relation table, const char* name) {
+  const TupleDesc desc = RelationGetDescr(table);
+  for (int i = 0; i < desc->natts; ++i) {
+    const Form_pg_attribute column = TupleDescAttr(desc, i);
+    if (!column->attisdropped && strcmp(NameStr(column->attname), name) == 0) return i + 1;
+  }
+  return Guard([name]() -> int { elog(ERROR, "pg_act: column %s is missing", name); });
+}
+
 }  // namespace act::pg

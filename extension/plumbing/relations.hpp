@@ -14,4 +14,8 @@ Oid ActRelation(const char* name);
 // schema of an older version (before ALTER EXTENSION UPDATE) lacks.
 bool ActRelationExists(const char* name);
 
+// The attribute number of column `name` of an open table; an error if it has
+// none. The table's descriptor is at hand: no catalog lookup.
+int ColumnNumber(Relation table, const char* name);
+
 }  // namespace act::pg

@@ -11,6 +11,7 @@
 #include "act/core/claim_plan.hpp"
 #include "act/core/errors.hpp"
 #include "arrays.hpp"
+#include "claim_walk.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
@@ -30,11 +31,11 @@ const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTO
 SavedPlan g_claim_plan(core::ClaimSql(false), 7, kClaimArgTypes, PlanMode::kGeneric);
 SavedPlan g_claim_lane_plan(core::ClaimSql(true), 7, kClaimArgTypes, PlanMode::kGeneric);
 
-// The claim from stored marks only, without the class part: where no wide
-// class has a mark, and on an older version's schema (before ALTER
-// EXTENSION UPDATE to 0.2.1), which keeps wide marks per row: they are
+// The claim from stored marks only, on an older version's schema (before
+// ALTER EXTENSION UPDATE to 0.2.1), which keeps wide marks per row: they are
 // folded into the rows claim reads first, rows another transaction holds
-// left for a later claim.
+// left for a later claim. (Where no wide class has a mark, the claim is
+// walked in C++: claim_walk.hpp.)
 SavedPlan g_claim_stored_plan(core::ClaimSql(false, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 SavedPlan g_claim_lane_stored_plan(core::ClaimSql(true, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 const Oid kNoArgTypes[1] = {InvalidOid};
@@ -51,8 +52,7 @@ void CountClaimed() {
 }
 
 // Whether any wide class has a mark. Without one the class part can find
-// nothing, and the statement without it skips that part's executor
-// start-up, a third of a claim's time in a drain of literal sources. Read
+// nothing, and the claim is walked in C++ (claim_walk.hpp) instead. Read
 // after the horizon, under a snapshot of its own (or the transaction's in
 // REPEATABLE READ): every commit at or below the horizon has its marks in
 // view; a mark committed since belongs to work a later claim finds.
@@ -79,17 +79,21 @@ ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo) {
 }
 
 void RunClaim(const ClaimRequest& request) {
-  const bool capped = ConcurrentMode();
-  const core::ClaimCounts& counts = request.counts;
-  Datum args[7] = {Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness), Int32GetDatum(counts.leading),
-                   request.by,                     Int32GetDatum(request.millis), request.lane.value_or(Datum(0)),
-                   capped ? Int64GetDatum(Horizon()) : Datum(0)};
-  const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', capped ? ' ' : 'n', '\0'};
+  const std::optional<int64> horizon = ConcurrentMode() ? std::optional<int64>(Horizon()) : std::nullopt;
   const bool by_class = MarksByClass();
+  if (by_class && !AnyWideMark()) {
+    WalkClaim(request, horizon);
+    CountClaimed();
+    return;
+  }
   if (!by_class) Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
-  const bool class_part = by_class && AnyWideMark();
-  SavedPlan& plan = class_part ? (request.lane ? g_claim_lane_plan : g_claim_plan)
-                               : (request.lane ? g_claim_lane_stored_plan : g_claim_stored_plan);
+  const core::ClaimCounts& counts = request.counts;
+  Datum args[7] = {
+      Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness),  Int32GetDatum(counts.leading),     request.by,
+      Int32GetDatum(request.millis),  request.lane.value_or(Datum(0)), Int64GetDatum(horizon.value_or(0))};
+  const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', horizon ? ' ' : 'n', '\0'};
+  SavedPlan& plan = by_class ? (request.lane ? g_claim_lane_plan : g_claim_plan)
+                             : (request.lane ? g_claim_lane_stored_plan : g_claim_stored_plan);
   Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
   CountClaimed();
 }
