@@ -33,39 +33,9 @@ std::string OnAlias(std::string order, char alias) {
   return order;
 }
 
-// One candidate list of the claim: the best `limit` rows in `order` (given
-// for alias x) among rows with a stored work mark above their watermark
-// (the work-set indexes) and wide rows below their class's mark. A class is
-// read priority level by priority level (a loose scan of
-// subscriptions_class_*_ix for the distinct levels), each level's rows below
-// the mark one index range, so rows of the class that have no work are not
-// read. A wide row whose stored mark is also above its watermark is in the
-// first part only.
-std::string Candidates(const std::string& stored_work, const std::string& wide_work, const std::string& lane,
-                       const std::string& order, const std::string& limit) {
-  const std::string ordered = OnAlias(order, 's');
-  const std::string in_class = "s.class = k.class AND " + std::string(kClassRowsPredicate) + lane;
-  return "SELECT x.stream, x.priority, x.at, x.tid FROM ("
-         "  (SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work +
-         "   ORDER BY " + ordered + " LIMIT " + limit + ")"
-         "  UNION ALL"
-         "  (SELECT w.stream, w.priority, w.at, w.tid FROM marks k CROSS JOIN LATERAL ("
-         "     WITH RECURSIVE levels(priority) AS ("
-         "       SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
-         "       UNION ALL"
-         "       SELECT (SELECT max(s.priority) FROM act.subscription_rows s WHERE " + in_class +
-         "               AND s.priority < l.priority)"
-         "       FROM levels l WHERE l.priority IS NOT NULL"
-         "     ) SELECT v.stream, v.priority, v.at, v.tid FROM levels l CROSS JOIN LATERAL ("
-         "       SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s"
-         "       WHERE " + in_class + " AND s.priority = l.priority AND " + wide_work +
-         "       ORDER BY " + ordered + " LIMIT " + limit + ") v) w)"
-         ") x ORDER BY " + order + " LIMIT " + limit;
-}
-
 }  // namespace
 
-std::string ClaimSql(bool by_lane, bool by_class) {
+std::string ClaimSql(bool by_lane) {
   const std::string lane = by_lane ? " AND s.lane = $6" : "";
   const std::string free =
       "(s.leased_by IS NULL OR s.leased_until <= now()) AND (s.deferred_at IS NULL OR s.deferred_at <= now())";
@@ -74,14 +44,9 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string available = free + " AND ($7::bigint IS NULL OR s.at < $7)";
   // The work-set indexes' own predicate (sql/predicates/work_set.sql).
   const std::string stored_work = std::string(kWorkSetPredicate) + lane + " AND " + available;
-  // Lane and blocked are in the class part's own prefix (Candidates).
-  const std::string wide_work =
-      "s.at < k.mark AND k.mark > coalesce(s.class_floor, -1) AND (s.correlated_at IS NULL OR s.at >= s.correlated_at) AND " +
-      available;
-  // No class part: before 0.2.1 wide marks are folded into the stored marks
-  // first, and where no wide class has a mark it would find nothing.
+  // The best `limit` rows in `order` (given for alias x) among rows with a
+  // stored work mark above their watermark.
   auto candidates = [&](const std::string& order, const std::string& limit) {
-    if (by_class) return Candidates(stored_work, wide_work, lane, order, limit);
     return "SELECT s.stream, s.priority, s.at, s.ctid AS tid FROM act.subscription_rows s WHERE " + stored_work +
            " ORDER BY " + OnAlias(order, 's') + " LIMIT " + limit;
   };
@@ -107,21 +72,29 @@ std::string ClaimSql(bool by_lane, bool by_class) {
   const std::string prio_order = "x.priority DESC, x.at, x.stream";
   const std::string fair_order = "x.at, x.stream";
   const std::string lead_order = "x.at DESC, x.stream DESC";
-  const std::string marks = by_class ? "marks AS MATERIALIZED ("
-                                       "  SELECT m.class, max(m.mark) AS mark FROM act.wide_marks m GROUP BY m.class"
-                                       "), "
-                                     : "";
-  return "WITH " + marks +
-         "prio_candidates AS MATERIALIZED (" + candidates(prio_order, "($1::bigint * 4)") + "), "
+  return "WITH "
+         "prio_candidates AS MATERIALIZED (" +
+         candidates(prio_order, "($1::bigint * 4)") +
+         "), "
          // The fairness frontier passes over the rows the priority one took:
          // its candidates leave room for them. They are told apart by the tid
          // both candidate lists read them at (one version a row in one
          // snapshot): a text comparison per pair was a tenth of a claim of 100.
-         "fair_candidates AS MATERIALIZED (" + candidates(fair_order, "(($1::bigint + $2) * 4)") + "), "
-         "lead_candidates AS MATERIALIZED (" + candidates(lead_order, "($3::bigint * 4)") + "), "
-         "prio AS (" + take("prio_candidates", prio_order, "$1", "") + "), "
-         "fair AS (" + take("fair_candidates", fair_order, "$2", " AND c.tid <> ALL (ARRAY(SELECT p.tid FROM prio p))") + "), "
-         "lead AS (" + take("lead_candidates", lead_order, "$3", "") + "), "
+         "fair_candidates AS MATERIALIZED (" +
+         candidates(fair_order, "(($1::bigint + $2) * 4)") +
+         "), "
+         "lead_candidates AS MATERIALIZED (" +
+         candidates(lead_order, "($3::bigint * 4)") +
+         "), "
+         "prio AS (" +
+         take("prio_candidates", prio_order, "$1", "") +
+         "), "
+         "fair AS (" +
+         take("fair_candidates", fair_order, "$2", " AND c.tid <> ALL (ARRAY(SELECT p.tid FROM prio p))") +
+         "), "
+         "lead AS (" +
+         take("lead_candidates", lead_order, "$3", "") +
+         "), "
          "candidates AS ("
          "  SELECT c.stream, min(c.tid) AS tid, bool_or(c.lagging) AS lagging FROM ("
          "    SELECT p.stream, p.tid, true AS lagging FROM prio p UNION ALL"

@@ -26,18 +26,14 @@ namespace act::pg {
 namespace {
 
 const Oid kClaimArgTypes[] = {INT4OID, INT4OID, INT4OID, TEXTOID, INT4OID, TEXTOID, INT8OID};
-// The statement is index-driven by construction; a custom plan per call
-// would only add planning time.
+// On an older version's schema (before ALTER EXTENSION UPDATE to 0.2.1),
+// which keeps wide marks per row, the claim is a statement: the wide marks
+// are folded into the rows it reads first, rows another transaction holds
+// left for a later claim. It is index-driven by construction; a custom plan
+// per call would only add planning time. (From 0.2.1 on the claim is walked
+// in C++: claim_walk.hpp.)
 SavedPlan g_claim_plan(core::ClaimSql(false), 7, kClaimArgTypes, PlanMode::kGeneric);
 SavedPlan g_claim_lane_plan(core::ClaimSql(true), 7, kClaimArgTypes, PlanMode::kGeneric);
-
-// The claim from stored marks only, on an older version's schema (before
-// ALTER EXTENSION UPDATE to 0.2.1), which keeps wide marks per row: they are
-// folded into the rows claim reads first, rows another transaction holds
-// left for a later claim. (Where no wide class has a mark, the claim is
-// walked in C++: claim_walk.hpp.)
-SavedPlan g_claim_stored_plan(core::ClaimSql(false, false), 7, kClaimArgTypes, PlanMode::kGeneric);
-SavedPlan g_claim_lane_stored_plan(core::ClaimSql(true, false), 7, kClaimArgTypes, PlanMode::kGeneric);
 const Oid kNoArgTypes[1] = {InvalidOid};
 SavedPlan g_fold_plan(claim_sql::kFold, 0, kNoArgTypes);
 
@@ -49,16 +45,6 @@ void CountClaimed() {
     if (RowInt32(row, 5).value_or(0) > 0) ++retried;
   Count(Counter::kClaims, RowCount());
   Count(Counter::kRetries, retried);
-}
-
-// Whether any wide class has a mark. Without one the class part can find
-// nothing, and the claim is walked in C++ (claim_walk.hpp) instead. Read
-// after the horizon, under a snapshot of its own (or the transaction's in
-// REPEATABLE READ): every commit at or below the horizon has its marks in
-// view; a mark committed since belongs to work a later claim finds.
-bool AnyWideMark() {
-  IndexScan marks("wide_marks", "wide_marks_pkey", std::nullopt, ScanSnapshot::kStatement);
-  return marks.Next();
 }
 
 }  // namespace
@@ -80,21 +66,18 @@ ClaimRequest ReadClaimArguments(FunctionCallInfo fcinfo) {
 
 void RunClaim(const ClaimRequest& request) {
   const std::optional<int64> horizon = ConcurrentMode() ? std::optional<int64>(Horizon()) : std::nullopt;
-  const bool by_class = MarksByClass();
-  if (by_class && !AnyWideMark()) {
+  if (MarksByClass()) {
     WalkClaim(request, horizon);
     CountClaimed();
     return;
   }
-  if (!by_class) Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
+  Execute(g_fold_plan.Get(), nullptr, nullptr, false, 0, SPI_OK_UPDATE);
   const core::ClaimCounts& counts = request.counts;
   Datum args[7] = {
       Int32GetDatum(counts.priority), Int32GetDatum(counts.fairness),  Int32GetDatum(counts.leading),     request.by,
       Int32GetDatum(request.millis),  request.lane.value_or(Datum(0)), Int64GetDatum(horizon.value_or(0))};
   const char nulls[8] = {' ', ' ', ' ', ' ', ' ', request.lane ? ' ' : 'n', horizon ? ' ' : 'n', '\0'};
-  SavedPlan& plan = by_class ? (request.lane ? g_claim_lane_plan : g_claim_plan)
-                             : (request.lane ? g_claim_lane_stored_plan : g_claim_stored_plan);
-  Execute(plan.Get(), args, nulls, false, 0, SPI_OK_SELECT);
+  Execute((request.lane ? g_claim_lane_plan : g_claim_plan).Get(), args, nulls, false, 0, SPI_OK_SELECT);
   CountClaimed();
 }
 

@@ -1,19 +1,20 @@
 #include "claim_walk.hpp"
 
-#include <algorithm>
 #include <exception>
+#include <map>
+#include <memory>
 #include <vector>
 
 #include "arrays.hpp"
-#include "counters.hpp"
+#include "claim_rows.hpp"
 #include "index_scan.hpp"
-#include "relations.hpp"
+#include "row_locker.hpp"
 #include "spi.hpp"
 #include "workset/claim_sql.hpp"
 
 extern "C" {
-#include "access/tableam.h"
-#include "utils/datum.h"
+#include "catalog/pg_collation_d.h"
+#include "utils/varlena.h"
 }
 
 namespace act::pg {
@@ -25,56 +26,87 @@ const Oid kGrantArgTypes[] = {TEXTOID, INT4OID, TIDARRAYOID, TEXTARRAYOID};
 // Tid scans whatever the arrays' lengths: planned once.
 SavedPlan g_grant_plan(claim_sql::kGrant, 4, kGrantArgTypes, PlanMode::kGeneric);
 
-// The attribute numbers of the columns a claim decides by.
-struct Columns {
-  int stream, at, correlated_at, blocked, leased_by, leased_until, deferred_at;
-  int last;  // the highest of them: rows are deformed up to it
-};
-
-// What a claim needs to know of one version of a row.
-struct RowState {
-  int64 at = 0;
-  std::optional<int64> correlated_at;
-  bool blocked = false;
-  bool leased = false;  // leased_by set
-  TimestampTz leased_until = 0;
-  std::optional<TimestampTz> deferred_at;
-};
-
-template <typename Read>
-RowState ReadState(const Columns& columns, Read read) {
-  RowState row;
-  bool is_null = false;
-  row.at = DatumGetInt64(read(columns.at, &is_null));
-  Datum value = read(columns.correlated_at, &is_null);
-  if (!is_null) row.correlated_at = DatumGetInt64(value);
-  row.blocked = DatumGetBool(read(columns.blocked, &is_null));
-  read(columns.leased_by, &is_null);
-  row.leased = !is_null;
-  value = read(columns.leased_until, &is_null);
-  row.leased_until = is_null ? DT_NOBEGIN : DatumGetTimestampTz(value);
-  value = read(columns.deferred_at, &is_null);
-  if (!is_null) row.deferred_at = DatumGetTimestampTz(value);
-  return row;
-}
-
-// The work-set indexes' predicate (sql/predicates/work_set.sql): the index
-// holds only such rows, but a version found by following updates is checked.
-bool HasStoredWork(const RowState& row) { return !row.blocked && row.correlated_at && row.at < *row.correlated_at; }
-
-// Not leased (or the lease ran out), not deferred, and in concurrent mode
-// below the horizon: the claim statement's `available`.
-bool Available(const RowState& row, TimestampTz now, std::optional<int64> horizon) {
-  if (row.leased && row.leased_until > now) return false;
-  if (row.deferred_at && *row.deferred_at > now) return false;
-  return !horizon || row.at < *horizon;
-}
-
 enum class Frontier { kPriority, kFairness, kLeading };
 
+// A wide class with a mark, and the priority levels of its rows (highest
+// first) in the claim's lane.
+struct MarkedClass {
+  ClassMark mark;
+  std::vector<int32> levels;
+};
+
+// One ordered source of candidates: the work-set index, or one priority
+// level of one marked class's rows below its mark (a range of the class
+// index, so the class's rows without work are not read). Yields only the
+// rows a claim could take now.
+class Cursor {
+ public:
+  Cursor(const char* index, const IndexKey* keys, int key_count, bool backward, const MarkedClass* marked,
+         const ClaimColumns& columns, TimestampTz now, std::optional<int64> horizon)
+      : scan_(kTable, index, keys, key_count, ScanSnapshot::kActive, backward),
+        marked_(marked),
+        columns_(columns),
+        now_(now),
+        horizon_(horizon) {}
+
+  bool Advance() {
+    IndexScan& scan = scan_;
+    while (scan.NextDeformed(columns_.last)) {
+      row_ = ReadClaimRow(columns_, [&scan](int column, bool* is_null) { return scan.DeformedAt(column, is_null); });
+      if (marked_ != nullptr && !HasClassWork(row_, marked_->mark)) continue;
+      if (!Available(row_, now_, horizon_)) continue;
+      bool is_null = false;
+      stream_ = scan.DeformedAt(columns_.stream, &is_null);
+      tid_ = scan.Tid();
+      return (live_ = true);
+    }
+    return (live_ = false);
+  }
+
+  bool live() const { return live_; }
+  const ClaimRow& row() const { return row_; }
+  Datum stream() const { return stream_; }  // valid until the next Advance
+  ItemPointerData tid() const { return tid_; }
+  const MarkedClass* marked() const { return marked_; }
+
+ private:
+  IndexScan scan_;
+  const MarkedClass* marked_;
+  const ClaimColumns& columns_;
+  TimestampTz now_;
+  std::optional<int64> horizon_;
+  bool live_ = false;
+  ClaimRow row_;
+  Datum stream_ = Datum(0);
+  ItemPointerData tid_{};
+};
+
+int CompareStreams(Datum a, Datum b) {
+  const std::string_view left = VarlenaBytes(a), right = VarlenaBytes(b);
+  const std::string_view* l = &left;
+  const std::string_view* r = &right;
+  // The indexes' order: the column's collation, the database's default.
+  return Guard([l, r] {
+    return varstr_cmp(l->data(), static_cast<int>(l->size()), r->data(), static_cast<int>(r->size()),
+                      DEFAULT_COLLATION_OID);
+  });
+}
+
+// Whether `a`'s candidate comes before `b`'s in the frontier's order:
+// priority (highest first), then the oldest watermark, then the stream; the
+// leading frontier takes the newest watermarks first.
+bool Before(Frontier frontier, const Cursor& a, const Cursor& b) {
+  if (frontier == Frontier::kPriority && a.row().priority != b.row().priority)
+    return a.row().priority > b.row().priority;
+  if (a.row().at != b.row().at)
+    return frontier == Frontier::kLeading ? a.row().at > b.row().at : a.row().at < b.row().at;
+  const int order = CompareStreams(a.stream(), b.stream());
+  return frontier == Frontier::kLeading ? order > 0 : order < 0;
+}
+
 // A row this claim holds: where the walk read it, the version its lock is on
-// (newer when the row was updated since), and whether a lagging frontier
-// took it (the stream kept for the grant when only the leading one did).
+// (newer when the row was updated since), the frontier that took it (the
+// stream kept for the grant when only the leading one did).
 struct Held {
   ItemPointerData candidate;
   ItemPointerData locked;
@@ -86,154 +118,50 @@ bool SameTid(const ItemPointerData& a, const ItemPointerData& b) {
   return ItemPointerEquals(const_cast<ItemPointerData*>(&a), const_cast<ItemPointerData*>(&b));
 }
 
-// Row locks on act.subscription_rows as SELECT ... FOR UPDATE SKIP LOCKED
-// takes them: a row another transaction holds is passed over, a row updated
-// since the walk read it is followed to its newest version (READ COMMITTED)
-// or is a serialization failure (REPEATABLE READ and above).
-class RowLocker {
- public:
-  RowLocker() {
-    RowLocker* self = this;
-    Guard([self] {
-      self->table_ = table_open(ActRelation(kTable), RowShareLock);
-      self->slot_ = table_slot_create(self->table_, nullptr);
-    });
-  }
-  ~RowLocker() {
-    RowLocker* self = this;
-    try {
-      Guard([self] {
-        if (self->slot_ != nullptr) ExecDropSingleTupleTableSlot(self->slot_);
-        if (self->table_ != nullptr) table_close(self->table_, NoLock);
-      });
-    } catch (...) {
-      // Only during an abort already under way, which releases both.
-    }
-  }
-  RowLocker(const RowLocker&) = delete;
-  RowLocker& operator=(const RowLocker&) = delete;
-
-  struct Outcome {
-    bool locked = false;
-    bool followed = false;  // the version locked is newer than the one read
-    ItemPointerData tid{};  // the version locked
-  };
-
-  // On success the version locked stays in the slot until the next Lock.
-  Outcome Lock(ItemPointerData tid) {
-    Outcome outcome;
-    Outcome* out = &outcome;
-    RowLocker* self = this;
-    Guard([self, out, tid] {
-      ItemPointerData target = tid;
-      TM_FailureData failure;
-      const bool xact_snapshot = IsolationUsesXactSnapshot();
-      ExecClearTuple(self->slot_);
-      const TM_Result result = table_tuple_lock(self->table_, &target, GetActiveSnapshot(), self->slot_,
-                                                GetCurrentCommandId(true), LockTupleExclusive, LockWaitSkip,
-                                                xact_snapshot ? 0 : TUPLE_LOCK_FLAG_FIND_LAST_VERSION, &failure);
-      switch (result) {
-        case TM_Ok:
-          out->locked = true;
-          out->followed = failure.traversed;
-          out->tid = self->slot_->tts_tid;
-          break;
-        case TM_WouldBlock:    // another claimer holds it
-        case TM_SelfModified:  // this transaction changed it since: not a candidate
-          break;
-        case TM_Updated:
-        case TM_Deleted:
-          if (xact_snapshot)
-            ereport(ERROR, (errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-                            errmsg("could not serialize access due to concurrent update")));
-          if (result == TM_Updated) elog(ERROR, "pg_act: a claimed row's newest version was not followed");
-          break;  // unsubscribed since the walk read it
-        default:
-          elog(ERROR, "pg_act: unexpected row lock result %d", static_cast<int>(result));
-      }
-    });
-    return outcome;
-  }
-
-  RowState LockedState(const Columns& columns) const {
-    TupleTableSlot* slot = slot_;
-    return ReadState(columns, [slot](int column, bool* is_null) {
-      return Guard([slot, column, is_null] { return slot_getattr(slot, column, is_null); });
-    });
-  }
-
-  Datum LockedStream(const Columns& columns) const {
-    TupleTableSlot* slot = slot_;
-    const int column = columns.stream;
-    return Guard([slot, column] {
-      bool is_null = false;
-      return datumCopy(slot_getattr(slot, column, &is_null), false, -1);
-    });
-  }
-
-  int Column(const char* name) const { return ColumnNumber(table_, name); }
-
- private:
-  Relation table_ = nullptr;
-  TupleTableSlot* slot_ = nullptr;
-};
-
 class Claim {
  public:
   Claim(const ClaimRequest& request, std::optional<int64> horizon)
-      : request_(request), horizon_(horizon), now_(Guard([] { return GetCurrentTransactionStartTimestamp(); })) {
-    columns_.stream = locker_.Column("stream");
-    columns_.at = locker_.Column("at");
-    columns_.correlated_at = locker_.Column("correlated_at");
-    columns_.blocked = locker_.Column("blocked");
-    columns_.leased_by = locker_.Column("leased_by");
-    columns_.leased_until = locker_.Column("leased_until");
-    columns_.deferred_at = locker_.Column("deferred_at");
-    columns_.last = std::max({columns_.stream, columns_.at, columns_.correlated_at, columns_.blocked,
-                              columns_.leased_by, columns_.leased_until, columns_.deferred_at});
+      : request_(request),
+        horizon_(horizon),
+        now_(Guard([] { return GetCurrentTransactionStartTimestamp(); })),
+        columns_(ClaimColumnsOf(locker_.table())) {}
+
+  // Every wide class's highest mark, and its rows' priority levels.
+  void ReadMarks() {
+    std::map<int32, int64> marks;
+    {
+      IndexScan scan("wide_marks", "wide_marks_pkey", std::nullopt, ScanSnapshot::kActive);
+      const int wide_class = scan.Column("class"), mark = scan.Column("mark");
+      while (scan.Next()) {
+        const int32 key = *scan.Int32At(wide_class);
+        const int64 value = *scan.Int64At(mark);
+        auto [at, added] = marks.emplace(key, value);
+        if (!added && at->second < value) at->second = value;
+      }
+    }
+    for (const auto& [wide_class, mark] : marks) {
+      MarkedClass marked{ClassMark{wide_class, mark}, Levels(wide_class)};
+      if (!marked.levels.empty()) marked_.push_back(std::move(marked));
+    }
   }
 
   // Each frontier takes its best `count` rows that no competing claim holds,
-  // trying at most four times that many available candidates in its order
-  // (the claim statement's bound: a claim costs O(streams claimed) however
-  // many rows others hold). With exactly the best rows, workers starting
-  // together would find them all taken and come back with nothing.
+  // trying at most `candidates` of them in its order (four times its count
+  // and its predecessors': a claim costs O(streams claimed) however many
+  // rows others hold). With exactly the best rows, workers starting together
+  // would find them all taken and come back with nothing.
   void Take(Frontier frontier, int32 count, int64 candidates) {
     if (count <= 0) return;
-    const bool lane = request_.lane.has_value();
-    const char* index = frontier == Frontier::kPriority
-                            ? (lane ? "subscriptions_work_lane_priority_ix" : "subscriptions_work_priority_ix")
-                            : (lane ? "subscriptions_work_lane_at_ix" : "subscriptions_work_at_ix");
-    IndexScan scan(kTable, index, request_.lane, ScanSnapshot::kActive, frontier == Frontier::kLeading);
+    std::vector<std::unique_ptr<Cursor>> cursors = CursorsFor(frontier);
+    for (auto& cursor : cursors) cursor->Advance();
     int32 taken = 0;
-    int64 seen = 0;
-    while (taken < count && seen < candidates && scan.NextDeformed(columns_.last)) {
-      const RowState row =
-          ReadState(columns_, [&scan](int column, bool* is_null) { return scan.DeformedAt(column, is_null); });
-      if (!Available(row, now_, horizon_)) continue;
-      ++seen;
-      const ItemPointerData candidate = scan.Tid();
-      const Held* held = HeldAt(candidate, &Held::candidate);
-      if (held == nullptr) {
-        const RowLocker::Outcome lock = locker_.Lock(candidate);
-        if (!lock.locked) continue;
-        held = HeldAt(lock.tid, &Held::locked);
-        if (held == nullptr) {
-          if (lock.followed) {
-            const RowState newest = locker_.LockedState(columns_);
-            if (!HasStoredWork(newest) || !Available(newest, now_, horizon_)) continue;
-          }
-          held_.push_back(Held{candidate, lock.tid, frontier,
-                               frontier == Frontier::kLeading ? locker_.LockedStream(columns_) : Datum(0)});
-          ++taken;
-          continue;
-        }
-      }
-      // A row this claim already holds: the fairness frontier passes over
-      // the priority frontier's rows (its candidates leave room for them);
-      // the leading frontier counts them as taken, as the claim statement's
-      // grouping does.
-      if (frontier == Frontier::kLeading) ++taken;
+    for (int64 seen = 0; taken < count && seen < candidates; ++seen) {
+      Cursor* best = nullptr;
+      for (auto& cursor : cursors)
+        if (cursor->live() && (best == nullptr || Before(frontier, *cursor, *best))) best = cursor.get();
+      if (best == nullptr) break;
+      if (TakeOne(frontier, *best)) ++taken;
+      best->Advance();
     }
   }
 
@@ -259,6 +187,83 @@ class Claim {
   }
 
  private:
+  bool by_lane() const { return request_.lane.has_value(); }
+
+  // The priority levels of a class's rows in the claim's lane, highest
+  // first: one index descent each.
+  std::vector<int32> Levels(int32 wide_class) {
+    std::vector<int32> levels;
+    for (;;) {
+      IndexKey keys[3];
+      int count = 0;
+      keys[count++] = IndexKey{1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(wide_class)};
+      if (by_lane()) keys[count++] = IndexKey{2, BTEqualStrategyNumber, F_TEXTEQ, *request_.lane};
+      if (!levels.empty()) {
+        const auto priority_column = static_cast<AttrNumber>(count + 1);
+        keys[count++] = IndexKey{priority_column, BTLessStrategyNumber, F_INT4LT, Int32GetDatum(levels.back())};
+      }
+      IndexScan scan(kTable, ClassIndex(), keys, count, ScanSnapshot::kActive, true);
+      if (!scan.Next()) return levels;
+      levels.push_back(*scan.Int32At(columns_.priority));
+    }
+  }
+
+  const char* ClassIndex() const { return by_lane() ? "subscriptions_class_lane_ix" : "subscriptions_class_ix"; }
+
+  std::vector<std::unique_ptr<Cursor>> CursorsFor(Frontier frontier) {
+    const bool backward = frontier == Frontier::kLeading;
+    std::vector<std::unique_ptr<Cursor>> cursors;
+    const char* work_set = frontier == Frontier::kPriority
+                               ? (by_lane() ? "subscriptions_work_lane_priority_ix" : "subscriptions_work_priority_ix")
+                               : (by_lane() ? "subscriptions_work_lane_at_ix" : "subscriptions_work_at_ix");
+    IndexKey lane_key{1, BTEqualStrategyNumber, F_TEXTEQ, request_.lane.value_or(Datum(0))};
+    cursors.push_back(
+        std::make_unique<Cursor>(work_set, &lane_key, by_lane() ? 1 : 0, backward, nullptr, columns_, now_, horizon_));
+    for (const MarkedClass& marked : marked_) {
+      for (const int32 level : marked.levels) {
+        IndexKey keys[4];
+        int count = 0;
+        keys[count++] = IndexKey{1, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(marked.mark.wide_class)};
+        if (by_lane()) keys[count++] = IndexKey{2, BTEqualStrategyNumber, F_TEXTEQ, *request_.lane};
+        const auto priority_column = static_cast<AttrNumber>(count + 1);
+        keys[count++] = IndexKey{priority_column, BTEqualStrategyNumber, F_INT4EQ, Int32GetDatum(level)};
+        // Below the mark: the class's rows that have its work.
+        keys[count++] = IndexKey{static_cast<AttrNumber>(priority_column + 1), BTLessStrategyNumber, F_INT8LT,
+                                 Int64GetDatum(marked.mark.mark)};
+        cursors.push_back(
+            std::make_unique<Cursor>(ClassIndex(), keys, count, backward, &marked, columns_, now_, horizon_));
+      }
+    }
+    return cursors;
+  }
+
+  // Locks the cursor's candidate unless another claim holds it; whether it
+  // counts as taken.
+  bool TakeOne(Frontier frontier, const Cursor& cursor) {
+    const ItemPointerData candidate = cursor.tid();
+    if (const Held* held = HeldAt(candidate, &Held::candidate)) return Again(frontier, *held);
+    const RowLocker::Outcome lock = locker_.Lock(candidate);
+    if (!lock.locked) return false;
+    if (const Held* held = HeldAt(lock.tid, &Held::locked)) return Again(frontier, *held);
+    if (lock.followed) {
+      // Updated since it was read: taken only if the newest version still
+      // has work and is free (the lock is kept either way, as the executor's
+      // row locks keep theirs).
+      const ClaimRow newest = locker_.Locked(columns_);
+      const bool has_work =
+          HasStoredWork(newest) || (cursor.marked() != nullptr && HasClassWork(newest, cursor.marked()->mark));
+      if (!has_work || !Available(newest, now_, horizon_)) return false;
+    }
+    held_.push_back(Held{candidate, lock.tid, frontier,
+                         frontier == Frontier::kLeading ? locker_.LockedStream(columns_) : Datum(0)});
+    return true;
+  }
+
+  // A row this claim already holds: the fairness frontier passes over the
+  // priority frontier's rows (its candidates leave room for them); the
+  // leading frontier counts them as taken, as the claim statement did.
+  static bool Again(Frontier frontier, const Held&) { return frontier == Frontier::kLeading; }
+
   const Held* HeldAt(const ItemPointerData& tid, ItemPointerData Held::*where) const {
     for (const Held& held : held_)
       if (SameTid(held.*where, tid)) return &held;
@@ -269,12 +274,14 @@ class Claim {
   std::optional<int64> horizon_;
   TimestampTz now_;
   RowLocker locker_;
-  Columns columns_{};
+  ClaimColumns columns_;
+  std::vector<MarkedClass> marked_;
   std::vector<Held> held_;
 };
 
-// The walks read one snapshot, taken now (after the horizon was read: every
-// commit at or below it is in view), as the claim statement did.
+// The walks read one snapshot, taken now: after the horizon was read, so
+// every commit at or below it is in view, marks included (a mark committed
+// since belongs to work a later claim finds).
 class WalkSnapshot {
  public:
   WalkSnapshot() {
@@ -304,6 +311,7 @@ void WalkClaim(const ClaimRequest& request, std::optional<int64> horizon) {
   Claim claim(request, horizon);
   {
     WalkSnapshot snapshot;
+    claim.ReadMarks();
     claim.Take(Frontier::kPriority, counts.priority, int64{counts.priority} * 4);
     claim.Take(Frontier::kFairness, counts.fairness, (int64{counts.priority} + counts.fairness) * 4);
     claim.Take(Frontier::kLeading, counts.leading, int64{counts.leading} * 4);

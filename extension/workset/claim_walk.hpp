@@ -1,11 +1,12 @@
 #pragma once
-// act.claim's claim from stored work marks, walked in C++: each frontier reads
-// its work-set index in its own order and locks candidates one by one,
-// skipping rows other claimers hold; one UPDATE then writes every lease. It
-// replaces the claim statement (core ClaimSql) where no wide class has a
-// mark, which is every store of literal sources: the statement's planning,
-// executor start-up, sorts and joins were half of a claimed stream's cost
-// (PERFORMANCE.md, "The claim walked in C++").
+// act.claim's claim walked in C++ (from 0.2.1's schema on): each frontier
+// reads its candidates in its own order from the work-set index and, for
+// wide rows, from each marked class's rows below its mark (docs/work-marks.md),
+// merging them, and locks them one by one, skipping rows other claimers
+// hold; one UPDATE then writes every lease. A statement doing the same
+// (core ClaimSql, kept for an older schema) spent half of a claimed stream's
+// cost in planning, executor start-up, sorts and joins (PERFORMANCE.md,
+// "The claim walked in C++").
 #include <optional>
 
 #include "claim.hpp"

@@ -44,7 +44,6 @@ TEST(ClaimPlan, SqlUsesTheWorkSetPredicateAndSkipLocked) {
   const std::string sql = ClaimSql(true);
   // The work-set indexes' predicate as sql/predicates/work_set.sql has it.
   EXPECT_NE(sql.find("NOT blocked AND at < correlated_at AND s.lane = $6"), std::string::npos);
-  EXPECT_NE(sql.find("s.class = k.class AND class IS NOT NULL AND NOT blocked"), std::string::npos);
   EXPECT_NE(sql.find("FOR UPDATE OF s SKIP LOCKED"), std::string::npos);
   EXPECT_EQ(ClaimSql(false).find("$6"), std::string::npos);
 }

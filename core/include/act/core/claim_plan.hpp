@@ -29,12 +29,11 @@ inline constexpr std::int32_t kMaxLeaseMillis = 3'600'000;
 // Throws ValidationError unless 0 <= millis <= kMaxLeaseMillis.
 void ValidateLeaseMillis(std::int64_t millis);
 
-// Parameters: $1 priority count, $2 fairness count, $3 leading count,
+// The claim as one statement, for an older version's schema (before 0.2.1),
+// whose wide marks the caller has folded into the rows' stored marks: work
+// comes from those alone. (From 0.2.1 on the extension walks the claim in
+// C++.) Parameters: $1 priority count, $2 fairness count, $3 leading count,
 // $4 by, $5 millis, $6 lane (only used when `by_lane`), $7 horizon (or NULL).
-// `by_class`: wide rows' work comes from their class's mark in act.wide_marks
-// (0.2.1 on); otherwise from their stored marks alone: the caller has folded
-// the wide marks into them (an older version's schema), or no wide class has
-// a mark.
-std::string ClaimSql(bool by_lane, bool by_class = true);
+std::string ClaimSql(bool by_lane);
 
 }  // namespace act::core
