@@ -10,12 +10,10 @@
 
 #include "act/core/claim_plan.hpp"
 #include "act/core/errors.hpp"
-#include "arrays.hpp"
 #include "claim_walk.hpp"
 #include "counters.hpp"
 #include "error_bridge.hpp"
 #include "horizon.hpp"
-#include "index_scan.hpp"
 #include "jsonb_access.hpp"
 #include "spi.hpp"
 #include "spi_rows.hpp"
