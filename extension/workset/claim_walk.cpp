@@ -146,16 +146,15 @@ class Claim {
   }
 
   // Each frontier takes its best `count` rows that no competing claim holds,
-  // trying at most `candidates` of them in its order (four times its count
-  // and its predecessors': a claim costs O(streams claimed) however many
-  // rows others hold). With exactly the best rows, workers starting together
-  // would find them all taken and come back with nothing.
-  void Take(Frontier frontier, int32 count, int64 candidates) {
+  // reading past every row another transaction holds, as SKIP LOCKED with a
+  // LIMIT does: however many workers claim at once, a claim comes back short
+  // only when the work is not there. What it reads beyond its count is the
+  // rows competitors hold or changed at that moment, not the work set.
+  void Take(Frontier frontier, int32 count) {
     if (count <= 0) return;
     std::vector<std::unique_ptr<Cursor>> cursors = CursorsFor(frontier);
     for (auto& cursor : cursors) cursor->Advance();
-    int32 taken = 0;
-    for (int64 seen = 0; taken < count && seen < candidates; ++seen) {
+    for (int32 taken = 0; taken < count;) {
       Cursor* best = nullptr;
       for (auto& cursor : cursors)
         if (cursor->live() && (best == nullptr || Before(frontier, *cursor, *best))) best = cursor.get();
@@ -260,8 +259,8 @@ class Claim {
   }
 
   // A row this claim already holds: the fairness frontier passes over the
-  // priority frontier's rows (its candidates leave room for them); the
-  // leading frontier counts them as taken, as the claim statement did.
+  // priority frontier's rows and reads on; the leading frontier counts them
+  // as taken, as the claim statement did.
   static bool Again(Frontier frontier, const Held&) { return frontier == Frontier::kLeading; }
 
   const Held* HeldAt(const ItemPointerData& tid, ItemPointerData Held::*where) const {
@@ -312,9 +311,9 @@ void WalkClaim(const ClaimRequest& request, std::optional<int64> horizon) {
   {
     WalkSnapshot snapshot;
     claim.ReadMarks();
-    claim.Take(Frontier::kPriority, counts.priority, int64{counts.priority} * 4);
-    claim.Take(Frontier::kFairness, counts.fairness, (int64{counts.priority} + counts.fairness) * 4);
-    claim.Take(Frontier::kLeading, counts.leading, int64{counts.leading} * 4);
+    claim.Take(Frontier::kPriority, counts.priority);
+    claim.Take(Frontier::kFairness, counts.fairness);
+    claim.Take(Frontier::kLeading, counts.leading);
   }
   claim.Grant();
 }
