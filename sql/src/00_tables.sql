@@ -51,7 +51,14 @@ CREATE TABLE act.subscription_rows (
   correlated_at bigint,
   class         int,    -- act.wide_classes: set for a source-less or pattern row, NULL for a literal source
   class_floor   bigint  -- the class's mark when the row joined it, where above the row's back-fill (see below)
-) WITH (fillfactor = 70);  -- room for HOT updates: claims and acks rewrite rows all day
+) WITH (
+  fillfactor = 70,  -- room for HOT updates: claims and acks rewrite rows all day
+  -- A row that leaves the work set leaves its entries at the front of the
+  -- work-set indexes, where every claim starts, until a vacuum removes them:
+  -- vacuum after 2% of the rows have changed (2,000 at least), not 20%.
+  autovacuum_vacuum_scale_factor = 0.02,
+  autovacuum_vacuum_threshold = 2000
+);
 COMMENT ON TABLE act.subscription_rows IS 'pg_act: one row per reaction target stream (read act.subscriptions)';
 -- The work set: only rows with pending work are in these indexes, so claim
 -- costs the same with 1,000 or 1,000,000 subscriptions. One pair serves
