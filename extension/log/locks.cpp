@@ -125,4 +125,10 @@ void LockStreamAndRegistry(Datum stream, const std::function<void()>* recheck) {
   }
 }
 
+void WaitForAdvisoryLock(int64 key) {
+  // pg_advisory_lock(bigint)'s tag: the key's halves, objsubid 1.
+  const auto bits = static_cast<uint64>(key);
+  WaitForRelease(Tag(static_cast<uint32>(bits >> 32), static_cast<uint32>(bits), 1));
+}
+
 }  // namespace act::pg

@@ -81,4 +81,8 @@ inline constexpr uint16 kTagLockKind = 5;
 inline constexpr uint16 kTypeLockKind = 6;
 void TakeBoundaryLocks(const std::vector<core::BoundaryLock>& locks, const std::function<void()>* recheck = nullptr);
 
+// Waits while another session holds pg_advisory_lock(key) (a key of the
+// single bigint form), without keeping it: act.test_claim_gate's wait.
+void WaitForAdvisoryLock(int64 key);
+
 }  // namespace act::pg

@@ -19,6 +19,7 @@ char* g_log_origin = nullptr;
 char* g_checkpoint_key_file = nullptr;
 int g_seal_interval_ms = 1000;
 int g_horizon_beacon_ms = 5;
+int g_test_claim_gate = 0;
 
 }  // namespace act::pg
 
@@ -83,5 +84,10 @@ void _PG_init(void) {
                           "horizon with it.",
                           &act::pg::g_horizon_beacon_ms, 5, 0, 60 * 1000, PGC_SIGHUP, GUC_UNIT_MS, nullptr, nullptr,
                           nullptr);
+  DefineCustomIntVariable("act.test_claim_gate",
+                          "Tests only: a claim waits between reading a candidate and locking it while a session "
+                          "holds pg_advisory_lock of this key.",
+                          "0, the default, never waits.", &act::pg::g_test_claim_gate, 0, 0, INT_MAX, PGC_SUSET,
+                          GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
   MarkGUCPrefixReserved("act");
 }

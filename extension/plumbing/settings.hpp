@@ -23,5 +23,10 @@ extern int g_seal_interval_ms;
 // act.horizon_beacon_ms: how often, in concurrent mode, the primary writes
 // each database's horizon into the WAL for hot standbys; 0 stops it.
 extern int g_horizon_beacon_ms;
+// act.test_claim_gate, for tests only: when above 0, a claim waits between
+// reading each candidate and locking it while a session holds
+// pg_advisory_lock(act.test_claim_gate), so an isolation spec can change the
+// row in between. Superuser-only.
+extern int g_test_claim_gate;
 
 }  // namespace act::pg

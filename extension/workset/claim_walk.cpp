@@ -8,7 +8,9 @@
 #include "arrays.hpp"
 #include "claim_rows.hpp"
 #include "index_scan.hpp"
+#include "locks.hpp"
 #include "row_locker.hpp"
+#include "settings.hpp"
 #include "spi.hpp"
 #include "workset/claim_sql.hpp"
 
@@ -241,6 +243,7 @@ class Claim {
   bool TakeOne(Frontier frontier, const Cursor& cursor) {
     const ItemPointerData candidate = cursor.tid();
     if (const Held* held = HeldAt(candidate, &Held::candidate)) return Again(frontier, *held);
+    if (g_test_claim_gate > 0) WaitForAdvisoryLock(g_test_claim_gate);
     const RowLocker::Outcome lock = locker_.Lock(candidate);
     if (!lock.locked) return false;
     if (const Held* held = HeldAt(lock.tid, &Held::locked)) return Again(frontier, *held);

@@ -77,6 +77,8 @@ SELECT throws_ok($$SET act.notify_payload = 'names'$$, '42501', NULL,
 SELECT throws_ok($$SET act.checkpoint_key_file = '/tmp/other.pem'$$, '42501', NULL,
   'only a superuser chooses the key checkpoints are signed with (act.checkpoint_key_file)');
 SELECT throws_ok($$SET act.log_origin = 'forged'$$, '42501', NULL, 'only a superuser names the log (act.log_origin)');
+SELECT throws_ok($$SET act.test_claim_gate = 1$$, '42501', NULL,
+  'only a superuser makes claims wait at the test gate (act.test_claim_gate)');
 RESET ROLE;
 SET ROLE app_reader;
 SELECT throws_ok($$SELECT act.checkpoint()$$, '42501', NULL, 'act_reader cannot checkpoint');
