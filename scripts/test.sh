@@ -84,6 +84,10 @@ database_suites concurrent "shared_preload_libraries = 'pg_act'"
 # 3. A backend killed mid-commit, on a cluster of its own (it crashes on purpose).
 read -r p f < <(test/run-horizon-crash.sh)
 count "horizon-crash" "$p" "$f"
+# A parked lane's claim does not wait for its leases' flush: on a cluster of
+# its own whose durable commits wait for a standby that never comes.
+read -r p f < <(test/run-parked-claim.sh)
+count "parked-claim" "$p" "$f"
 
 # 4. Reading on a hot standby: a primary and a streaming standby per mode.
 for mode in fenced concurrent; do

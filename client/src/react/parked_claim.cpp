@@ -35,7 +35,7 @@ std::vector<ClaimedLease> ParkedClaim::claim(const std::string& conninfo, const 
     waiting_ = true;
   }
   try {
-    std::vector<ClaimedLease> claimed = reaction_calls::claim_events(*waiting, request, {});
+    std::vector<ClaimedLease> claimed = reaction_calls::claim_events_parked(*waiting, request);
     const std::lock_guard lock(mutex_);
     waiting_ = false;
     interrupted_ = false;  // a cancel that came too late found the session idle

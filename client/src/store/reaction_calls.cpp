@@ -54,6 +54,32 @@ json acks_json(const std::vector<Acknowledgement>& acks) {
   });
 }
 
+std::vector<ClaimedLease> run_claim_events(db::Session& session, const db::Statement& statement,
+                                           const ClaimRequest& request, const std::vector<Acknowledgement>& acks) {
+  std::vector<ClaimedLease> claimed;
+  std::optional<json> carried;
+  if (!acks.empty()) carried = acks_json(acks);
+  db::Params params;
+  params.number(request.lagging)
+      .number(request.leading)
+      .text(std::string_view(request.by))
+      .number(static_cast<std::int64_t>(request.lease.count()))
+      .text(request.lane)
+      .number(request.max_events)
+      .json(carried)
+      .number(request.max_bytes)
+      .number(static_cast<std::int32_t>(request.wait.count()));
+  session.run(statement, params, [&](const db::Row& row) {
+    ClaimedLease entry{lease_from(row), {}};
+    const std::string_view text = row.text(7);
+    json events = json::parse(text.begin(), text.end());
+    entry.events.reserve(events.size());
+    for (json& event : events) entry.events.push_back(store_rows::committed_from_json(std::move(event)));
+    claimed.push_back(std::move(entry));
+  });
+  return claimed;
+}
+
 }  // namespace
 
 std::int32_t count(db::Session& session, const db::Statement& statement, const db::Params& params) {
@@ -100,28 +126,11 @@ std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_
 
 std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest& request,
                                        const std::vector<Acknowledgement>& acks) {
-  std::vector<ClaimedLease> claimed;
-  std::optional<json> carried;
-  if (!acks.empty()) carried = acks_json(acks);
-  db::Params params;
-  params.number(request.lagging)
-      .number(request.leading)
-      .text(std::string_view(request.by))
-      .number(static_cast<std::int64_t>(request.lease.count()))
-      .text(request.lane)
-      .number(request.max_events)
-      .json(carried)
-      .number(request.max_bytes)
-      .number(static_cast<std::int32_t>(request.wait.count()));
-  session.run(store_sql::kClaimEvents, params, [&](const db::Row& row) {
-    ClaimedLease entry{lease_from(row), {}};
-    const std::string_view text = row.text(7);
-    json events = json::parse(text.begin(), text.end());
-    entry.events.reserve(events.size());
-    for (json& event : events) entry.events.push_back(store_rows::committed_from_json(std::move(event)));
-    claimed.push_back(std::move(entry));
-  });
-  return claimed;
+  return run_claim_events(session, store_sql::kClaimEvents, request, acks);
+}
+
+std::vector<ClaimedLease> claim_events_parked(db::Session& session, const ClaimRequest& request) {
+  return run_claim_events(session, store_sql::kClaimEventsParked, request, {});
 }
 
 // A text[] column sent as its jsonb text; NULL (every name) is empty.

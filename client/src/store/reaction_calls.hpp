@@ -22,6 +22,9 @@ std::vector<Lease> claim(db::Session& session, std::int32_t lagging, std::int32_
 // a claim whose rows carry up to max_events events each.
 std::vector<ClaimedLease> claim_events(db::Session& session, const ClaimRequest& request,
                                        const std::vector<Acknowledgement>& acks);
+// The same for a parked lane, with no acks: the leases commit without
+// waiting for their flush (store/statements.hpp, kClaimEventsParked).
+std::vector<ClaimedLease> claim_events_parked(db::Session& session, const ClaimRequest& request);
 // The plain acknowledgements that took effect (those of a lost lease do not; due entries are never returned).
 std::vector<Lease> ack(db::Session& session, const std::vector<Acknowledgement>& acks);
 // The same, queued behind the session's other queued statements (one round

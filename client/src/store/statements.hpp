@@ -161,6 +161,16 @@ inline constexpr db::Statement kClaimEvents{
     "SELECT c.stream, c.source, c.at, c.by, c.retry, c.lagging, c.lane, c.events::text "
     "FROM " ACT_CALL_CLAIM_EVENTS " c"};
 
+// A parked lane's claim (no acks ride on it): its transaction writes only
+// leases, so it commits without waiting for the WAL flush. A crash can then
+// lose the lease with the claim's reply already sent; the stream is claimed
+// again after the restart, as when a lease runs out: a reaction is delivered
+// at least once either way (docs/reactions.md).
+inline constexpr db::Statement kClaimEventsParked{
+    "act_claim_events_parked", "act.claim_events",
+    "SELECT c.stream, c.source, c.at, c.by, c.retry, c.lagging, c.lane, c.events::text "
+    "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS unflushed, " ACT_CALL_CLAIM_EVENTS " c"};
+
 inline constexpr db::Statement kAck{
     "act_ack", "act.ack", "SELECT a.stream, a.source, a.at, a.by, a.retry, a.lagging, a.lane FROM " ACT_CALL_ACK " a"};
 
