@@ -151,7 +151,9 @@ class Claim {
   // reading past every row another transaction holds, as SKIP LOCKED with a
   // LIMIT does: however many workers claim at once, a claim comes back short
   // only when the work is not there. What it reads beyond its count is the
-  // rows competitors hold or changed at that moment, not the work set.
+  // rows competitors hold, lease or changed at that moment, and the entries
+  // rows acked since the last vacuum left (the cursors pass over those
+  // uncounted), not the whole work set.
   void Take(Frontier frontier, int32 count) {
     if (count <= 0) return;
     std::vector<std::unique_ptr<Cursor>> cursors = CursorsFor(frontier);
