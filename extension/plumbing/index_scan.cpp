@@ -114,6 +114,14 @@ Datum IndexScan::At(int column, bool* is_null) const {
 
 ItemPointerData IndexScan::Tid() const { return slot_->tts_tid; }
 
+bool IndexScan::Superseded() const {
+  if (!TTS_IS_BUFFERTUPLE(slot_)) return false;
+  const HeapTupleHeader header = reinterpret_cast<const BufferHeapTupleTableSlot*>(slot_)->base.tuple->t_data;
+  const uint16 mask = header->t_infomask;
+  if ((mask & HEAP_XMAX_INVALID) != 0 || HEAP_XMAX_IS_LOCKED_ONLY(mask)) return false;
+  return TransactionIdIsValid(HeapTupleHeaderGetRawXmax(header));
+}
+
 std::optional<int32> IndexScan::Int32At(int column) const {
   bool is_null = false;
   const Datum value = At(column, &is_null);

@@ -68,6 +68,10 @@ class IndexScan {
   std::optional<std::string_view> BytesAt(int column) const;  // text or bytea; valid until the next Next()
   std::optional<std::vector<std::string>> TextArrayAt(int column) const;
   ItemPointerData Tid() const;  // where the current row version is
+  // Whether the current row version's header names a transaction that
+  // updated or deleted it (committed, running or aborted), read without the
+  // page lock: a hint for callers that lock the row afterwards anyway.
+  bool Superseded() const;
 
  private:
   void Open(const char* table, const char* index, const IndexKey* keys, int key_count, ScanSnapshot snapshot);

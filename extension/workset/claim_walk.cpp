@@ -60,6 +60,7 @@ class Cursor {
       bool is_null = false;
       stream_ = scan.DeformedAt(columns_.stream, &is_null);
       tid_ = scan.Tid();
+      superseded_ = scan.Superseded();
       return (live_ = true);
     }
     return (live_ = false);
@@ -69,6 +70,8 @@ class Cursor {
   const ClaimRow& row() const { return row_; }
   Datum stream() const { return stream_; }  // valid until the next Advance
   ItemPointerData tid() const { return tid_; }
+  // The candidate's version was updated or deleted since it was read.
+  bool superseded() const { return superseded_; }
   const MarkedClass* marked() const { return marked_; }
 
  private:
@@ -81,6 +84,7 @@ class Cursor {
   ClaimRow row_;
   Datum stream_ = Datum(0);
   ItemPointerData tid_{};
+  bool superseded_ = false;
 };
 
 int CompareStreams(Datum a, Datum b) {
@@ -126,6 +130,7 @@ class Claim {
       : request_(request),
         horizon_(horizon),
         now_(Guard([] { return GetCurrentTransactionStartTimestamp(); })),
+        xact_snapshot_(Guard([] { return IsolationUsesXactSnapshot(); })),
         columns_(ClaimColumnsOf(locker_.table())) {}
 
   // Every wide class's highest mark, and its rows' priority levels.
@@ -246,21 +251,30 @@ class Claim {
     const ItemPointerData candidate = cursor.tid();
     if (const Held* held = HeldAt(candidate, &Held::candidate)) return Again(frontier, *held);
     if (g_test_claim_gate > 0) WaitForAdvisoryLock(g_test_claim_gate);
+    // Updated since it was read, as a competitor's lease or ack does: its
+    // newest version is read first and passed over unlocked when it is no
+    // longer claimable. A lock taken on it would be kept to the end of this
+    // transaction, and the competitor's next ack of the row would wait for it.
+    if (cursor.superseded() && !xact_snapshot_ &&
+        (!locker_.Peek(candidate) || !Claimable(locker_.Locked(columns_), cursor)))
+      return false;
     const RowLocker::Outcome lock = locker_.Lock(candidate);
     if (!lock.locked) return false;
     if (const Held* held = HeldAt(lock.tid, &Held::locked)) return Again(frontier, *held);
-    if (lock.followed) {
-      // Updated since it was read: taken only if the newest version still
-      // has work and is free (the lock is kept either way, as the executor's
-      // row locks keep theirs).
-      const ClaimRow newest = locker_.Locked(columns_);
-      const bool has_work =
-          HasStoredWork(newest) || (cursor.marked() != nullptr && HasClassWork(newest, cursor.marked()->mark));
-      if (!has_work || !Available(newest, now_, horizon_)) return false;
-    }
+    // Updated since it was read: taken only if the newest version still has
+    // work and is free (the lock is kept either way, as the executor's row
+    // locks keep theirs).
+    if (lock.followed && !Claimable(locker_.Locked(columns_), cursor)) return false;
     held_.push_back(Held{candidate, lock.tid, frontier,
                          frontier == Frontier::kLeading ? locker_.LockedStream(columns_) : Datum(0)});
     return true;
+  }
+
+  // Whether a newer version of the cursor's candidate still has work and is free.
+  bool Claimable(const ClaimRow& newest, const Cursor& cursor) const {
+    const bool has_work =
+        HasStoredWork(newest) || (cursor.marked() != nullptr && HasClassWork(newest, cursor.marked()->mark));
+    return has_work && Available(newest, now_, horizon_);
   }
 
   // A row this claim already holds: the fairness frontier passes over the
@@ -277,6 +291,7 @@ class Claim {
   const ClaimRequest& request_;
   std::optional<int64> horizon_;
   TimestampTz now_;
+  bool xact_snapshot_;  // REPEATABLE READ or above: a row updated since is a serialization failure
   RowLocker locker_;
   ClaimColumns columns_;
   std::vector<MarkedClass> marked_;

@@ -64,6 +64,21 @@ RowLocker::Outcome RowLocker::Lock(ItemPointerData tid) {
   return outcome;
 }
 
+bool RowLocker::Peek(ItemPointerData tid) {
+  RowLocker* self = this;
+  return Guard([self, tid] {
+    ItemPointerData newest = tid;
+    const Snapshot now = RegisterSnapshot(GetLatestSnapshot());
+    TableScanDesc scan = table_beginscan_tid(self->table_, now);
+    table_tuple_get_latest_tid(scan, &newest);
+    table_endscan(scan);
+    ExecClearTuple(self->slot_);
+    const bool found = table_tuple_fetch_row_version(self->table_, &newest, now, self->slot_);
+    UnregisterSnapshot(now);
+    return found;
+  });
+}
+
 ClaimRow RowLocker::Locked(const ClaimColumns& columns) const {
   TupleTableSlot* slot = slot_;
   return ReadClaimRow(columns, [slot](int column, bool* is_null) {

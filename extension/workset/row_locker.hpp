@@ -25,6 +25,11 @@ class RowLocker {
   // Locks the row whose version `tid` the active snapshot read. On success
   // the version locked stays readable until the next Lock.
   Outcome Lock(ItemPointerData tid);
+  // Reads, without locking it, the newest version of the row whose version
+  // `tid` was read that a snapshot taken now sees; false when none is (the
+  // row was deleted). READ COMMITTED only: a lock would follow the row there.
+  // The version read stays readable, as Locked, until the next call.
+  bool Peek(ItemPointerData tid);
   ClaimRow Locked(const ClaimColumns& columns) const;
   Datum LockedStream(const ClaimColumns& columns) const;  // a copy, in the current memory context
 
