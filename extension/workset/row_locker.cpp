@@ -21,6 +21,7 @@ RowLocker::~RowLocker() {
   RowLocker* self = this;
   try {
     Guard([self] {
+      if (self->latest_scan_ != nullptr) table_endscan(self->latest_scan_);
       if (self->slot_ != nullptr) ExecDropSingleTupleTableSlot(self->slot_);
       if (self->table_ != nullptr) table_close(self->table_, NoLock);
     });
@@ -67,15 +68,14 @@ RowLocker::Outcome RowLocker::Lock(ItemPointerData tid) {
 bool RowLocker::Peek(ItemPointerData tid) {
   RowLocker* self = this;
   return Guard([self, tid] {
+    // SnapshotSelf sees what is committed when each version is checked, as
+    // a lock would. One scan serves every peek: opening one reads the
+    // table's size from the file system.
+    if (self->latest_scan_ == nullptr) self->latest_scan_ = table_beginscan_tid(self->table_, SnapshotSelf);
     ItemPointerData newest = tid;
-    const Snapshot now = RegisterSnapshot(GetLatestSnapshot());
-    TableScanDesc scan = table_beginscan_tid(self->table_, now);
-    table_tuple_get_latest_tid(scan, &newest);
-    table_endscan(scan);
+    table_tuple_get_latest_tid(self->latest_scan_, &newest);
     ExecClearTuple(self->slot_);
-    const bool found = table_tuple_fetch_row_version(self->table_, &newest, now, self->slot_);
-    UnregisterSnapshot(now);
-    return found;
+    return table_tuple_fetch_row_version(self->table_, &newest, SnapshotSelf, self->slot_);
   });
 }
 

@@ -25,9 +25,8 @@ class RowLocker {
   // Locks the row whose version `tid` the active snapshot read. On success
   // the version locked stays readable until the next Lock.
   Outcome Lock(ItemPointerData tid);
-  // Reads, without locking it, the newest version of the row whose version
-  // `tid` was read that a snapshot taken now sees; false when none is (the
-  // row was deleted). READ COMMITTED only: a lock would follow the row there.
+  // Reads, without locking it, the newest committed version of the row whose
+  // version `tid` was read; false when none is (the row was deleted). READ COMMITTED only: a lock would follow the row there.
   // The version read stays readable, as Locked, until the next call.
   bool Peek(ItemPointerData tid);
   ClaimRow Locked(const ClaimColumns& columns) const;
@@ -38,6 +37,7 @@ class RowLocker {
  private:
   Relation table_ = nullptr;
   TupleTableSlot* slot_ = nullptr;
+  TableScanDesc latest_scan_ = nullptr;  // Peek's, opened at its first call
 };
 
 }  // namespace act::pg
