@@ -77,6 +77,10 @@ class VersionProbe {
 }  // namespace
 
 int32 FirstVersionAfter(Datum stream, int64 after, ScanSnapshot snapshot) {
+  // Negative, below every id (a watermark never moved, a read from the
+  // start): the range starts at the lowest version, and a probe would only
+  // confirm it.
+  if (after < 0) return 0;
   VersionProbe probe(stream, snapshot);
   const std::optional<VersionProbe::Row> first = probe.At(PG_INT32_MIN);
   if (!first) return 0;

@@ -30,7 +30,8 @@ StreamHead ReadVisibleHead(Datum stream);
 // range that holds the stream's events after an id. Within a stream ids
 // grow with versions, so it is found by bisecting versions, one index probe
 // each; a short stream (under 64 versions) is not bisected: its first
-// version is returned, the range being short anyway.
+// version is returned, the range being short anyway; 0, the lowest version,
+// without a probe when `after` is negative (a watermark never moved).
 // The read that uses it must see the stream through the same snapshot: a
 // truncate committed in between would renumber it from 0.
 int32 FirstVersionAfter(Datum stream, int64 after, ScanSnapshot snapshot);
