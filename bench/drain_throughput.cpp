@@ -129,7 +129,6 @@ std::string AckEntry(const std::string& stream, const std::string& by, const std
 // for every worker to be ready: the timed drain counts no start-up.
 Connection Ready(std::barrier<>& start, const std::string& mode) {
   Connection connection = Connect();
-
   if (mode == "plain") {
     Run(connection.get(), kPlainCycle, {"0"});
   } else if (mode == "claim_events") {
