@@ -74,18 +74,4 @@ Committed read_from(const db::Row& row) {
   return event;
 }
 
-Committed committed_from_json(nlohmann::json json) {
-  Committed event;
-  event.id = json.at("id").get<std::int64_t>();
-  event.stream = std::move(json.at("stream").get_ref<std::string&>());
-  event.version = json.at("version").get<std::int32_t>();
-  event.name = std::move(json.at("name").get_ref<std::string&>());
-  event.data = std::move(json.at("data"));
-  event.meta = std::move(json.at("meta"));
-  if (const auto pii = json.find("pii"); pii != json.end() && !pii->is_null()) event.pii = std::move(*pii);
-  if (const auto tags = json.find("tags"); tags != json.end()) event.tags = tags->get<std::vector<std::string>>();
-  event.created = parse_timestamp(json.at("created").get<std::string>());
-  return event;
-}
-
 }  // namespace act::store_rows

@@ -25,10 +25,6 @@ StoredCheckpoint stored_checkpoint_from(const db::Row& row);
 // A row of act.read (statements.hpp, kRead): an act.events row without pii and hash, and its tags.
 Committed read_from(const db::Row& row);
 
-// An event object as act.query_stats and act.claim_events render it inside
-// jsonb (no hash); taken by value, its data and meta move into the event.
-Committed committed_from_json(nlohmann::json event);
-
 Timestamp from_epoch_micros(std::int64_t micros);
 
 // A row of act.verify: stream, events, valid, first_bad_version.

@@ -1,6 +1,7 @@
 #include "store/reaction_calls.hpp"
 
 #include "act/errors.hpp"
+#include "store/event_json.hpp"
 #include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
@@ -70,12 +71,7 @@ std::vector<ClaimedLease> run_claim_events(db::Session& session, const db::State
       .number(request.max_bytes)
       .number(static_cast<std::int32_t>(request.wait.count()));
   session.run(statement, params, [&](const db::Row& row) {
-    ClaimedLease entry{lease_from(row), {}};
-    const std::string_view text = row.text(7);
-    json events = json::parse(text.begin(), text.end());
-    entry.events.reserve(events.size());
-    for (json& event : events) entry.events.push_back(store_rows::committed_from_json(std::move(event)));
-    claimed.push_back(std::move(entry));
+    claimed.push_back({lease_from(row), store_rows::committed_list_from_json(row.text(7))});
   });
   return claimed;
 }

@@ -7,6 +7,7 @@
 #include "db/session.hpp"
 #include "db/transaction.hpp"
 #include "store/commit_params.hpp"
+#include "store/event_json.hpp"
 #include "store/event_rows.hpp"
 #include "store/statements.hpp"
 
@@ -191,8 +192,8 @@ std::vector<StreamStats> Store::query_stats(const StatsQuery& query) {
   run(*pool_, store_sql::kQueryStats, params, [&](const db::Row& row) {
     StreamStats stats;
     stats.stream = row.text(0);
-    stats.head = store_rows::committed_from_json(json::parse(row.text(1)));
-    if (!row.is_null(2)) stats.tail = store_rows::committed_from_json(json::parse(row.text(2)));
+    stats.head = store_rows::committed_from_json(row.text(1));
+    if (!row.is_null(2)) stats.tail = store_rows::committed_from_json(row.text(2));
     if (!row.is_null(3)) stats.count = row.int64(3);
     if (!row.is_null(4)) stats.names = json::parse(row.text(4));
     rows.push_back(std::move(stats));
