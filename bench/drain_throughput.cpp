@@ -10,6 +10,7 @@
 // Usage: drain_throughput WORKERS STREAMS EVENTS [query|claim_events|plain] [CLAIM] (connection from PG* variables).
 #include "pq_session.hpp"
 #include "stats.hpp"
+#include "work_predicates.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -110,14 +111,15 @@ SELECT stream, events::text FROM read)";
 
 // The streams left with work: none when the drain is over. Every worker asks
 // at least once inside the timed drain, so the rows are counted by the work
-// set's predicate (sql/predicates/work_set.sql), 5 ms at 20,000 rows: through
+// set's predicate (generated from sql/predicates/work_set.sql), 5 ms at 20,000 rows: through
 // act.subscriptions, which adds each row's class marks, it took 31 ms and was
 // planned above jit_above_cost (loading LLVM into each worker's backend). The
 // bench's subscriptions have literal sources, whose work is their own mark.
 long WorkLeft(PGconn* connection, const std::string& mode) {
-  return static_cast<long>(
-      Scalar(connection, mode == "plain" ? "SELECT count(*) FROM plain_drain_work WHERE at < last"
-                                         : "SELECT count(*) FROM act.subscription_rows WHERE NOT blocked AND at < correlated_at"));
+  return static_cast<long>(Scalar(connection, mode == "plain"
+                                                  ? std::string("SELECT count(*) FROM plain_drain_work WHERE at < last")
+                                                  : std::string("SELECT count(*) FROM act.subscription_rows WHERE ") +
+                                                        act::core::kWorkSetPredicate));
 }
 
 std::string AckEntry(const std::string& stream, const std::string& by, const std::string& at) {

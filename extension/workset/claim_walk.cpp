@@ -60,7 +60,6 @@ class Cursor {
       bool is_null = false;
       stream_ = scan.DeformedAt(columns_.stream, &is_null);
       tid_ = scan.Tid();
-      superseded_ = scan.Superseded();
       return (live_ = true);
     }
     return (live_ = false);
@@ -70,8 +69,9 @@ class Cursor {
   const ClaimRow& row() const { return row_; }
   Datum stream() const { return stream_; }  // valid until the next Advance
   ItemPointerData tid() const { return tid_; }
-  // The candidate's version was updated or deleted since it was read.
-  bool superseded() const { return superseded_; }
+  // The candidate's version was updated or deleted since it was read (its
+  // slot is the scan's until the next Advance).
+  bool superseded() const { return scan_.Superseded(); }
   const MarkedClass* marked() const { return marked_; }
 
  private:
@@ -84,7 +84,6 @@ class Cursor {
   ClaimRow row_;
   Datum stream_ = Datum(0);
   ItemPointerData tid_{};
-  bool superseded_ = false;
 };
 
 int CompareStreams(Datum a, Datum b) {
@@ -130,7 +129,6 @@ class Claim {
       : request_(request),
         horizon_(horizon),
         now_(Guard([] { return GetCurrentTransactionStartTimestamp(); })),
-        xact_snapshot_(Guard([] { return IsolationUsesXactSnapshot(); })),
         columns_(ClaimColumnsOf(locker_.table())) {}
 
   // Every wide class's highest mark, and its rows' priority levels.
@@ -255,7 +253,7 @@ class Claim {
     // newest version is read first and passed over unlocked when it is no
     // longer claimable. A lock taken on it would be kept to the end of this
     // transaction, and the competitor's next ack of the row would wait for it.
-    if (cursor.superseded() && !xact_snapshot_ &&
+    if (!locker_.xact_snapshot() && cursor.superseded() &&
         (!locker_.Peek(candidate) || !Claimable(locker_.Locked(columns_), cursor)))
       return false;
     const RowLocker::Outcome lock = locker_.Lock(candidate);
@@ -291,7 +289,6 @@ class Claim {
   const ClaimRequest& request_;
   std::optional<int64> horizon_;
   TimestampTz now_;
-  bool xact_snapshot_;  // REPEATABLE READ or above: a row updated since is a serialization failure
   RowLocker locker_;
   ClaimColumns columns_;
   std::vector<MarkedClass> marked_;

@@ -14,6 +14,7 @@ RowLocker::RowLocker() {
   Guard([self] {
     self->table_ = table_open(ActRelation("subscription_rows"), RowShareLock);
     self->slot_ = table_slot_create(self->table_, nullptr);
+    self->xact_snapshot_ = IsolationUsesXactSnapshot();
   });
 }
 
@@ -37,7 +38,7 @@ RowLocker::Outcome RowLocker::Lock(ItemPointerData tid) {
   Guard([self, out, tid] {
     ItemPointerData target = tid;
     TM_FailureData failure;
-    const bool xact_snapshot = IsolationUsesXactSnapshot();
+    const bool xact_snapshot = self->xact_snapshot_;
     ExecClearTuple(self->slot_);
     const TM_Result result = table_tuple_lock(self->table_, &target, GetActiveSnapshot(), self->slot_,
                                               GetCurrentCommandId(true), LockTupleExclusive, LockWaitSkip,

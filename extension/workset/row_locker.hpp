@@ -33,11 +33,14 @@ class RowLocker {
   Datum LockedStream(const ClaimColumns& columns) const;  // a copy, in the current memory context
 
   Relation table() const { return table_; }
+  // REPEATABLE READ or above: a row updated since it was read is a serialization failure.
+  bool xact_snapshot() const { return xact_snapshot_; }
 
  private:
   Relation table_ = nullptr;
   TupleTableSlot* slot_ = nullptr;
   TableScanDesc latest_scan_ = nullptr;  // Peek's, opened at its first call
+  bool xact_snapshot_ = false;
 };
 
 }  // namespace act::pg
