@@ -95,23 +95,21 @@ void PushEvent(JsonbParseState** state, const RowValues* row) {
       value.val.binary.len = static_cast<int>(VARSIZE(copy) - VARHDRSZ);
       pushJsonbValue(state, WJB_VALUE, &value);
     };
+    // Keys in jsonb's own order (shorter first, then bytewise): the object's
+    // closing sort then finds them sorted and only checks that they are.
     pushJsonbValue(state, WJB_BEGIN_OBJECT, nullptr);
     key("id");
     number(DatumGetInt64(row->id));
-    key("stream");
-    string(row->stream);
-    key("version");
-    number(DatumGetInt32(row->version));
-    key("name");
-    string(row->name);
-    key("data");
-    json(row->data);
-    key("meta");
-    json(row->meta);
     if (!row->pii_null) {
       key("pii");
       json(row->pii);
     }
+    key("data");
+    json(row->data);
+    key("meta");
+    json(row->meta);
+    key("name");
+    string(row->name);
     if (!row->tags->empty()) {
       key("tags");
       pushJsonbValue(state, WJB_BEGIN_ARRAY, nullptr);
@@ -124,12 +122,16 @@ void PushEvent(JsonbParseState** state, const RowValues* row) {
       }
       pushJsonbValue(state, WJB_END_ARRAY, nullptr);
     }
+    key("stream");
+    string(row->stream);
     key("created");
     JsonbValue created;
     created.type = jbvString;
     created.val.string.val = JsonEncodeDateTime(nullptr, row->created, TIMESTAMPTZOID, nullptr);
     created.val.string.len = static_cast<int>(strlen(created.val.string.val));
     pushJsonbValue(state, WJB_VALUE, &created);
+    key("version");
+    number(DatumGetInt32(row->version));
     pushJsonbValue(state, WJB_END_OBJECT, nullptr);
   });
 }
